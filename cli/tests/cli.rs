@@ -1,0 +1,269 @@
+//! End-to-end tests of the `kstruct` binary: its output and exit-code contract.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A file in a fresh temporary directory, removed when the test process ends its use.
+fn fixture(name: &str, content: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "kstruct-cli-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, content).unwrap();
+    path
+}
+
+fn kstruct(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kstruct"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run kstruct");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
+}
+
+const CRD: &str = r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer, default: 1}
+              name: {type: string}
+              note: {type: string, nullable: true}
+  - name: v2
+    served: true
+    storage: false
+    schema:
+      openAPIV3Schema:
+        type: object
+        x-kubernetes-preserve-unknown-fields: true
+"#;
+
+#[test]
+fn lint_bare_schema_prints_messages_and_exits_1() {
+    let schema = fixture("schema.yaml", "properties:\n  a: {}\n  b: {type: array}\n");
+    let o = kstruct(&["lint", schema.to_str().unwrap()], "");
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        stdout(&o),
+        "properties[a].type: Required value: must not be empty for specified object fields\n\
+         properties[b].items: Required value: must be specified\n\
+         type: Required value: must not be empty at the root\n"
+    );
+}
+
+#[test]
+fn lint_crd_prefixes_version_paths() {
+    let crd = fixture(
+        "crd.yaml",
+        &CRD.replace("x-kubernetes-preserve-unknown-fields: true", "properties: {x: {}}")
+            .replace(
+                "        type: object\n        properties:\n          spec:",
+                "        properties:\n          spec:",
+            ),
+    );
+    let o = kstruct(&["lint", crd.to_str().unwrap()], "");
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        stdout(&o),
+        "spec.versions[0].schema.openAPIV3Schema.type: Required value: must not be empty at the root\n\
+         spec.versions[1].schema.openAPIV3Schema.properties[x].type: Required value: must not be empty for specified object fields\n"
+    );
+}
+
+#[test]
+fn lint_clean_crd_exits_0() {
+    let crd = fixture("crd.yaml", CRD);
+    let o = kstruct(&["lint", crd.to_str().unwrap()], "");
+    assert_eq!((code(&o), stdout(&o).as_str()), (0, ""));
+}
+
+#[test]
+fn lint_undecodable_schema_is_a_finding() {
+    let schema = fixture("schema.json", r##"{"$ref": "#/definitions/a"}"##);
+    let o = kstruct(&["lint", schema.to_str().unwrap()], "");
+    assert_eq!(
+        (code(&o), stdout(&o).as_str()),
+        (1, "OpenAPIV3Schema '$ref' is not supported\n")
+    );
+    let crd = fixture(
+        "crd.yaml",
+        &CRD.replace("x-kubernetes-preserve-unknown-fields: true", "additionalItems: true"),
+    );
+    let o = kstruct(&["lint", crd.to_str().unwrap()], "");
+    assert_eq!(
+        stdout(&o),
+        "spec.versions[1].schema.openAPIV3Schema: Invalid value: \"\": OpenAPIV3Schema 'additionalItems' is not supported\n"
+    );
+}
+
+#[test]
+fn unreadable_files_and_usage_errors_exit_2() {
+    assert_eq!(code(&kstruct(&["lint", "/nonexistent/x.yaml"], "")), 2);
+    assert_eq!(code(&kstruct(&["prune"], "")), 2);
+    assert_eq!(code(&kstruct(&["prune", "--schema", "/nonexistent"], "")), 2);
+    let crd = fixture("crd.yaml", CRD);
+    assert_eq!(
+        code(&kstruct(&["prune", "--crd", crd.to_str().unwrap(), "/nonexistent"], "")),
+        2
+    );
+    assert_eq!(
+        code(&kstruct(
+            &["prune", "--crd", crd.to_str().unwrap(), "--version", "v9"],
+            ""
+        )),
+        2
+    );
+}
+
+#[test]
+fn prune_picks_the_version_from_api_version() {
+    let crd = fixture("crd.yaml", CRD);
+    let input = r#"{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"a"},"spec":{"size":2,"x":1}}
+{"apiVersion":"example.com/v2","kind":"Widget","spec":{"x":1}}
+{"apiVersion":"example.com/v3","kind":"Widget","metadata":{},"spec":{"x":1}}"#;
+    let o = kstruct(&["prune", "--crd", crd.to_str().unwrap()], input);
+    assert_eq!(code(&o), 0);
+    assert_eq!(
+        stdout(&o),
+        r#"{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"a"},"spec":{"size":2}}
+{"apiVersion":"example.com/v2","kind":"Widget","spec":{"x":1}}
+{"apiVersion":"example.com/v3","kind":"Widget","metadata":{}}
+"#
+    );
+}
+
+#[test]
+fn report_lines_and_broken_documents() {
+    let crd = fixture("crd.yaml", CRD);
+    let input = "apiVersion: example.com/v1\nkind: Widget\nspec: {x: 1, size: 2}\n---\nspec: [\n---\napiVersion: example.com/v1\nkind: Widget\nspec: {y: 1}\n";
+    let o = kstruct(&["prune", "--report", "--crd", crd.to_str().unwrap()], input);
+    assert_eq!(code(&o), 1);
+    let lines: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(
+        lines[0],
+        serde_json::json!({"error": null, "object": {"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"size": 2}},
+                           "unknownFields": ["spec.x"], "warnings": []})
+    );
+    assert!(lines[1]["object"].is_null());
+    let err = lines[1]["error"].as_str().unwrap();
+    assert!(err.starts_with("<stdin>:6: yaml: "), "{err}");
+    // YAML 1.1, as kubectl reads it: the key `y` is the boolean true, which becomes "true".
+    assert_eq!(lines[2]["unknownFields"], serde_json::json!(["spec.true"]));
+}
+
+#[test]
+fn nulls_and_default() {
+    let crd = fixture("crd.yaml", CRD);
+    let input = r#"{"apiVersion":"example.com/v1","kind":"Widget","spec":{"size":null,"name":null,"note":null}}"#;
+    let o = kstruct(&["nulls", "--crd", crd.to_str().unwrap()], input);
+    assert_eq!(
+        stdout(&o),
+        "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"spec\":{\"note\":null,\"size\":null}}\n"
+    );
+    let o = kstruct(&["default", "--crd", crd.to_str().unwrap()], input);
+    assert_eq!(
+        stdout(&o),
+        "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"spec\":{\"name\":null,\"note\":null,\"size\":1}}\n"
+    );
+}
+
+#[test]
+fn bare_schemas_and_null_schemas() {
+    let schema = fixture(
+        "s.json",
+        r#"{"properties": {"a": {"type": "object"}, "d": {"default": {"k": 1, "u": 2}, "properties": {"k": {}}}}}"#,
+    );
+    let o = kstruct(
+        &["prune", "--not-root", "--schema", schema.to_str().unwrap()],
+        r#"{"a": {"b": 1}, "kind": "x", "c": [1]}"#,
+    );
+    assert_eq!(stdout(&o), "{\"a\":{}}\n");
+    let o = kstruct(&["default", "--schema", schema.to_str().unwrap()], "{}");
+    assert_eq!(stdout(&o), "{\"d\":{\"k\":1}}\n", "defaults are pruned at serve time");
+    let null = fixture("null.yaml", "null\n");
+    let o = kstruct(
+        &["prune", "--not-root", "--report", "--schema", null.to_str().unwrap()],
+        "[{\"a\": 1}, 2]",
+    );
+    assert_eq!(
+        stdout(&o),
+        "{\"error\":null,\"object\":[{},2],\"unknownFields\":[\"[0].a\"],\"warnings\":[]}\n"
+    );
+}
+
+#[test]
+fn numbers_print_as_go_prints_them() {
+    let null = fixture("null.yaml", "null\n");
+    let o = kstruct(
+        &["prune", "--not-root", "--schema", null.to_str().unwrap()],
+        "[1.0, 1e3, 1e21, 9223372036854775808, -9223372036854775809, 0.000001, 1e-7, \"<&>\"]",
+    );
+    assert_eq!(
+        stdout(&o),
+        "[1,1000,1e+21,9223372036854776000,-9223372036854776000,0.000001,1e-7,\"\\u003c\\u0026\\u003e\"]\n"
+    );
+}
+
+#[test]
+fn hostile_input_never_panics() {
+    let schema = fixture(
+        "s.yaml",
+        "type: object\nproperties: {a: {type: array, items: {type: object}}}\n",
+    );
+    let inputs = [
+        "{\"a\": [",
+        "{\"a\": 1e400}",
+        "{\"\": {\"a.b\": 1, \"[0]\": 2, \"\\\"\": 3, \"\\n\": 4}}",
+        "[[[[[[]]]]]]",
+        "\"just a string\"",
+        "{\"a\": {\"x\": 1}}",
+        "{\"a\": [1, null, {\"x\": []}]}",
+        "a: b: c",
+        "\u{0}",
+    ];
+    for input in inputs {
+        let o = kstruct(&["prune", "--report", "--schema", schema.to_str().unwrap()], input);
+        assert!(
+            matches!(code(&o), 0 | 1),
+            "{input:?}: exit {:?}, stderr {}",
+            o.status,
+            String::from_utf8_lossy(&o.stderr)
+        );
+        for line in stdout(&o).lines() {
+            serde_json::from_str::<serde_json::Value>(line).unwrap_or_else(|e| panic!("{input:?}: {e}: {line}"));
+        }
+    }
+}

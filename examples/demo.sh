@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# kstruct's CLI on the example CRDs and manifests in this folder: what the API server would
+# say about the CRDs, and what it would store for the manifests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build -q -p kstruct-cli
+kstruct() { cargo run -q -p kstruct-cli -- "$@"; }
+crd=examples/crds/backups.example.com.yaml
+manifests=examples/manifests/backups.yaml
+
+echo "\$ kstruct lint examples/crds/*.yaml        # the API server's structural-schema check"
+kstruct lint examples/crds/*.yaml || echo "(exit $?: findings)"
+echo
+echo "\$ kstruct prune --report --crd $crd $manifests"
+kstruct prune --report --crd "$crd" "$manifests"
+echo
+echo "\$ kstruct prune ... | kstruct nulls ... | kstruct default ...   # prune, drop nulls, default: the write path's order"
+kstruct prune --crd "$crd" "$manifests" | kstruct nulls --crd "$crd" | kstruct default --crd "$crd"

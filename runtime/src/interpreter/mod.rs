@@ -1,0 +1,141 @@
+//! The interpreter: the executable specification of the API server's algorithms, walking a
+//! [`Structural`] schema. Compiled code must agree with it on every input.
+
+mod default;
+mod nulls;
+mod prune;
+mod prune_defaults;
+
+pub use default::default;
+pub use nulls::prune_nulls;
+pub use prune::prune;
+pub use prune_defaults::prune_defaults;
+
+use serde_json::Value;
+
+use kstruct_schema::Structural;
+
+use crate::Error;
+use crate::pipeline::{DecodeOptions, Decoded, Pipeline, PruneOptions, PruneReport};
+
+/// A [`Pipeline`] that interprets a schema: the fallback for CRDs only known at run time and
+/// the oracle for generated code.
+#[derive(Debug, Clone, Default)]
+pub struct Interpreter {
+    schema: Option<Structural>,
+    default_pruning_error: Option<String>,
+}
+
+impl Interpreter {
+    /// An interpreter for `schema` as the API server serves it: defaults are pruned first
+    /// (see [`prune_defaults`]). `None` means no schema, as for a CRD version without one.
+    pub fn new(schema: Option<Structural>) -> Interpreter {
+        let mut schema = schema;
+        let default_pruning_error = schema.as_mut().and_then(|s| prune_defaults(s).err());
+        Interpreter {
+            schema,
+            default_pruning_error,
+        }
+    }
+
+    /// An interpreter for `schema` exactly as given, without serve-time default pruning (as
+    /// the API server treats CRDs with `spec.preserveUnknownFields: true`).
+    pub fn without_default_pruning(schema: Option<Structural>) -> Interpreter {
+        Interpreter {
+            schema,
+            default_pruning_error: None,
+        }
+    }
+
+    /// The schema being interpreted (after default pruning).
+    pub fn schema(&self) -> Option<&Structural> {
+        self.schema.as_ref()
+    }
+
+    /// Why serve-time default pruning stopped, if it did (e.g. `failed to prune default value:
+    /// object root default value must be of object type`). The defaults it did not reach are
+    /// used as written.
+    pub fn default_pruning_error(&self) -> Option<&str> {
+        self.default_pruning_error.as_deref()
+    }
+}
+
+impl Pipeline for Interpreter {
+    fn prune(&self, value: &mut Value, options: PruneOptions) -> PruneReport {
+        let unknown_fields = prune(
+            value,
+            self.schema.as_ref(),
+            options.resource_root,
+            options.track_unknown_fields,
+        );
+        PruneReport { unknown_fields }
+    }
+
+    fn prune_nulls(&self, value: &mut Value) {
+        prune_nulls(value, self.schema.as_ref());
+    }
+
+    fn default(&self, value: &mut Value) {
+        default(value, self.schema.as_ref());
+    }
+
+    fn decode(&self, _body: &[u8], _options: &DecodeOptions) -> Result<Decoded, Error> {
+        Err(Error::NotImplemented(
+            "decoding request bodies (the write path with fieldValidation)",
+        ))
+    }
+
+    fn decode_storage(&self, _body: &[u8]) -> Result<Decoded, Error> {
+        Err(Error::NotImplemented(
+            "decoding stored objects (the read-from-storage path)",
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// 10,000 levels, as the API server accepts, on a thread with the default 2 MiB stack.
+    #[test]
+    fn deep_values_do_not_overflow_the_stack() {
+        std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(|| {
+                let depth = crate::json::MAX_DEPTH;
+                let text = format!("{}{}", "{\"a\":[".repeat(depth / 2), "]}".repeat(depth / 2));
+                // Decoded afresh for each run: cloning (like dropping) a serde_json value recurses.
+                let value = || crate::json::decode(text.as_bytes()).unwrap().value;
+                let schema = kstruct_schema::convert::from_value(&json!({
+                    "type": "object", "x-kubernetes-preserve-unknown-fields": true,
+                    "properties": {"b": {"type": "string", "default": "x"}},
+                }))
+                .unwrap();
+                let interp = Interpreter::new(schema);
+                for root in [true, false] {
+                    let mut v = value();
+                    interp.prune(
+                        &mut v,
+                        PruneOptions {
+                            resource_root: root,
+                            track_unknown_fields: true,
+                        },
+                    );
+                    interp.prune_nulls(&mut v);
+                    interp.default(&mut v);
+                    let text = kstruct_schema::go::marshal_json(&v);
+                    // Only the root gets the default: `,"b":"x"`.
+                    assert_eq!(text.len(), depth / 2 * 8 + 8);
+                    crate::json::dispose(v);
+                }
+                // No schema at all: every nested array is walked.
+                let mut v = value();
+                assert_eq!(prune(&mut v, None, false, true), ["a"]);
+                crate::json::dispose(v);
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+}

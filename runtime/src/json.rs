@@ -1,0 +1,638 @@
+//! A JSON decoder that reads request bodies the way the API server does.
+//!
+//! `serde_json` is exact about JSON, but the API server (Go's `encoding/json` as forked by
+//! `sigs.k8s.io/json`) is lenient where bodies are odd, and strict where `serde_json` is silent:
+//!
+//! - invalid UTF-8 and unpaired surrogates (`"\ud800"`) in strings become U+FFFD;
+//! - integers that fit `i64` stay integers, every other number becomes `f64`
+//!   (`9223372036854775808` reads as `9223372036854775808.0`); a number beyond `f64`
+//!   (`1e400`) fails;
+//! - objects and arrays nest up to 10,000 levels; the 10,001st fails with `exceeded max depth`;
+//! - a key repeated in one object is recorded (with its path, once per path, in document
+//!   order) and the last value wins, where `serde_json::Value` keeps the last silently.
+//!
+//! Nothing here recurses, so no input can overflow the stack.
+
+use std::fmt;
+
+use serde_json::{Map, Number, Value};
+
+/// The deepest nesting the API server's decoder accepts.
+pub const MAX_DEPTH: usize = 10_000;
+
+/// A syntax or range error, with its position in the input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonError {
+    /// What is wrong.
+    pub message: String,
+    /// 1-based line of the offending byte.
+    pub line: usize,
+    /// 1-based column (in bytes) of the offending byte.
+    pub column: usize,
+    /// Byte offset of the offending byte.
+    pub offset: usize,
+}
+
+impl fmt::Display for JsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (line {}, column {})", self.message, self.line, self.column)
+    }
+}
+
+impl std::error::Error for JsonError {}
+
+/// One decoded JSON value and the paths of the keys it repeated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecodedJson {
+    /// The value (for repeated keys, the last occurrence).
+    pub value: Value,
+    /// Paths of repeated keys, once each, in the order their repetition appears: `metadata.name`,
+    /// `spec.ports[0].hostPort` (keys unescaped, as the API server builds them).
+    pub duplicates: Vec<String>,
+}
+
+/// Decodes exactly one JSON value from `input` (surrounding whitespace allowed).
+///
+/// ```
+/// let d = kstruct::json::decode(br#"{"a": 1, "b": {"c": 2, "c": 3}, "a": "\ud800"}"#).unwrap();
+/// assert_eq!(d.value, serde_json::json!({"a": "\u{fffd}", "b": {"c": 3}}));
+/// assert_eq!(d.duplicates, ["b.c", "a"]);
+/// ```
+pub fn decode(input: &[u8]) -> Result<DecodedJson, JsonError> {
+    let mut stream = Stream::new(input);
+    let first = stream.next_value()?;
+    let Some(decoded) = first else {
+        return Err(stream.error_at(stream.pos, "unexpected end of JSON input"));
+    };
+    stream.skip_ws();
+    if stream.pos < input.len() {
+        let c = input[stream.pos];
+        return Err(stream.error_at(
+            stream.pos,
+            &format!("invalid character {} after top-level value", describe(c)),
+        ));
+    }
+    Ok(decoded)
+}
+
+/// A sequence of JSON values in one input, as `kubectl` reads a JSON stream.
+pub struct Stream<'a> {
+    input: &'a [u8],
+    pos: usize,
+    /// Lines counted so far: the line of byte `line_at`, so that asking for the lines of
+    /// successive documents costs one pass over the input in all.
+    line_at: std::cell::Cell<(usize, usize)>,
+}
+
+/// A container being built.
+enum Frame {
+    Array(Vec<Value>),
+    /// An object, the key whose value is being read, and whether that key was seen before.
+    Object(Map<String, Value>, Option<String>),
+}
+
+impl<'a> Stream<'a> {
+    /// A stream over `input`.
+    pub fn new(input: &'a [u8]) -> Stream<'a> {
+        Stream {
+            input,
+            pos: 0,
+            line_at: std::cell::Cell::new((0, 1)),
+        }
+    }
+
+    /// Byte offset of the next unread byte.
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
+    /// The 1-based line of byte `offset`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        let offset = offset.min(self.input.len());
+        let (mut at, mut line) = self.line_at.get();
+        if offset < at {
+            (at, line) = (0, 1);
+        }
+        line += self.input[at..offset].iter().filter(|&&b| b == b'\n').count();
+        self.line_at.set((offset, line));
+        line
+    }
+
+    fn error_at(&self, offset: usize, message: &str) -> JsonError {
+        let offset = offset.min(self.input.len());
+        let line_start = self.input[..offset]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        JsonError {
+            message: message.to_string(),
+            line: self.line_of(offset),
+            column: offset - line_start + 1,
+            offset,
+        }
+    }
+
+    fn skip_ws(&mut self) {
+        while self.pos < self.input.len() && matches!(self.input[self.pos], b' ' | b'\t' | b'\n' | b'\r') {
+            self.pos += 1;
+        }
+    }
+
+    /// Skips whitespace and reports whether input remains.
+    pub fn at_end(&mut self) -> bool {
+        self.skip_ws();
+        self.pos >= self.input.len()
+    }
+
+    /// Reads the next value, or `None` at the end of the input.
+    pub fn next_value(&mut self) -> Result<Option<DecodedJson>, JsonError> {
+        if self.at_end() {
+            return Ok(None);
+        }
+        let mut stack: Vec<Frame> = Vec::new();
+        // The path of the value being read, as the API server prints it, with the length of
+        // each parent's prefix so that it can be cut back on the way out.
+        let mut path = String::new();
+        let mut path_marks: Vec<usize> = Vec::new();
+        let mut duplicates: Vec<String> = Vec::new();
+        loop {
+            // Read one value start: a scalar completes at once, a container opens a frame.
+            self.skip_ws();
+            let Some(&c) = self.input.get(self.pos) else {
+                return Err(self.error_at(self.pos, "unexpected end of JSON input"));
+            };
+            let mut done: Option<Value> = match c {
+                b'{' | b'[' => {
+                    if stack.len() >= MAX_DEPTH {
+                        return Err(self.error_at(self.pos, "exceeded max depth"));
+                    }
+                    self.pos += 1;
+                    self.skip_ws();
+                    let closing = if c == b'{' { b'}' } else { b']' };
+                    if self.input.get(self.pos) == Some(&closing) {
+                        self.pos += 1;
+                        Some(if c == b'{' {
+                            Value::Object(Map::new())
+                        } else {
+                            Value::Array(Vec::new())
+                        })
+                    } else if c == b'[' {
+                        path_marks.push(path.len());
+                        path.push_str("[0]");
+                        stack.push(Frame::Array(Vec::new()));
+                        continue;
+                    } else {
+                        let key = self.key()?;
+                        path_marks.push(path.len());
+                        push_key(&mut path, &key);
+                        stack.push(Frame::Object(Map::new(), Some(key)));
+                        continue;
+                    }
+                }
+                b'"' => Some(Value::String(self.string()?)),
+                b't' => Some(self.literal(b"true", Value::Bool(true))?),
+                b'f' => Some(self.literal(b"false", Value::Bool(false))?),
+                b'n' => Some(self.literal(b"null", Value::Null)?),
+                b'-' | b'0'..=b'9' => Some(self.number()?),
+                other => {
+                    return Err(self.error_at(
+                        self.pos,
+                        &format!("invalid character {} looking for beginning of value", describe(other)),
+                    ));
+                }
+            };
+            // Hand the finished value to its container, closing containers as they complete.
+            loop {
+                let Some(value) = done.take() else { break };
+                let Some(frame) = stack.last_mut() else {
+                    return Ok(Some(DecodedJson { value, duplicates }));
+                };
+                self.skip_ws();
+                match frame {
+                    Frame::Array(items) => {
+                        items.push(value);
+                        match self.input.get(self.pos) {
+                            Some(b',') => {
+                                self.pos += 1;
+                                let mark = *path_marks.last().unwrap_or(&0);
+                                path.truncate(mark);
+                                path.push('[');
+                                path.push_str(&items.len().to_string());
+                                path.push(']');
+                            }
+                            Some(b']') => {
+                                self.pos += 1;
+                                let Some(Frame::Array(items)) = stack.pop() else {
+                                    unreachable!()
+                                };
+                                path.truncate(path_marks.pop().unwrap_or(0));
+                                done = Some(Value::Array(items));
+                            }
+                            Some(&other) => {
+                                return Err(self.error_at(
+                                    self.pos,
+                                    &format!("invalid character {} after array element", describe(other)),
+                                ));
+                            }
+                            None => return Err(self.error_at(self.pos, "unexpected end of JSON input")),
+                        }
+                    }
+                    Frame::Object(map, key) => {
+                        let k = key.take().unwrap_or_default();
+                        if map.insert(k, value).is_some() && !duplicates.contains(&path) {
+                            duplicates.push(path.clone());
+                        }
+                        match self.input.get(self.pos) {
+                            Some(b',') => {
+                                self.pos += 1;
+                                self.skip_ws();
+                                let next = self.key()?;
+                                let mark = *path_marks.last().unwrap_or(&0);
+                                path.truncate(mark);
+                                push_key(&mut path, &next);
+                                *key = Some(next);
+                            }
+                            Some(b'}') => {
+                                self.pos += 1;
+                                let Some(Frame::Object(map, _)) = stack.pop() else {
+                                    unreachable!()
+                                };
+                                path.truncate(path_marks.pop().unwrap_or(0));
+                                done = Some(Value::Object(map));
+                            }
+                            Some(&other) => {
+                                return Err(self.error_at(
+                                    self.pos,
+                                    &format!("invalid character {} after object key:value pair", describe(other)),
+                                ));
+                            }
+                            None => return Err(self.error_at(self.pos, "unexpected end of JSON input")),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads `"key"` and the `:` after it.
+    fn key(&mut self) -> Result<String, JsonError> {
+        match self.input.get(self.pos) {
+            Some(b'"') => {}
+            Some(&other) => {
+                return Err(self.error_at(
+                    self.pos,
+                    &format!(
+                        "invalid character {} looking for beginning of object key string",
+                        describe(other)
+                    ),
+                ));
+            }
+            None => return Err(self.error_at(self.pos, "unexpected end of JSON input")),
+        }
+        let key = self.string()?;
+        self.skip_ws();
+        match self.input.get(self.pos) {
+            Some(b':') => {
+                self.pos += 1;
+                Ok(key)
+            }
+            Some(&other) => Err(self.error_at(
+                self.pos,
+                &format!("invalid character {} after object key", describe(other)),
+            )),
+            None => Err(self.error_at(self.pos, "unexpected end of JSON input")),
+        }
+    }
+
+    fn literal(&mut self, word: &[u8], v: Value) -> Result<Value, JsonError> {
+        for (i, &w) in word.iter().enumerate() {
+            match self.input.get(self.pos + i) {
+                Some(&b) if b == w => {}
+                Some(&b) => {
+                    let message = format!(
+                        "invalid character {} in literal {} (expecting {})",
+                        describe(b),
+                        String::from_utf8_lossy(word),
+                        describe(w)
+                    );
+                    return Err(self.error_at(self.pos + i, &message));
+                }
+                None => return Err(self.error_at(self.pos + i, "unexpected end of JSON input")),
+            }
+        }
+        self.pos += word.len();
+        Ok(v)
+    }
+
+    /// A number, in the API server's model: `i64` when the literal is an integer that fits,
+    /// else `f64`.
+    fn number(&mut self) -> Result<Value, JsonError> {
+        let start = self.pos;
+        let b = self.input;
+        let mut i = self.pos;
+        if b.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match b.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                while matches!(b.get(i), Some(b'0'..=b'9')) {
+                    i += 1;
+                }
+            }
+            Some(&other) => {
+                return Err(self.error_at(i, &format!("invalid character {} in numeric literal", describe(other))));
+            }
+            None => return Err(self.error_at(i, "unexpected end of JSON input")),
+        }
+        let mut integer = true;
+        if b.get(i) == Some(&b'.') {
+            integer = false;
+            i += 1;
+            if !matches!(b.get(i), Some(b'0'..=b'9')) {
+                return Err(self.digit_error(i, "after decimal point in numeric literal"));
+            }
+            while matches!(b.get(i), Some(b'0'..=b'9')) {
+                i += 1;
+            }
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            integer = false;
+            i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            if !matches!(b.get(i), Some(b'0'..=b'9')) {
+                return Err(self.digit_error(i, "in exponent of numeric literal"));
+            }
+            while matches!(b.get(i), Some(b'0'..=b'9')) {
+                i += 1;
+            }
+        }
+        self.pos = i;
+        // The literal is ASCII by construction.
+        let text = std::str::from_utf8(&b[start..i]).unwrap_or("0");
+        if integer && let Ok(n) = text.parse::<i64>() {
+            return Ok(Value::Number(n.into()));
+        }
+        match text.parse::<f64>() {
+            Ok(f) if f.is_finite() => Ok(Value::Number(Number::from_f64(f).unwrap_or_else(|| 0.into()))),
+            _ => Err(self.error_at(
+                start,
+                &format!("cannot unmarshal number {text} into Go value of type float64"),
+            )),
+        }
+    }
+
+    fn digit_error(&self, i: usize, context: &str) -> JsonError {
+        match self.input.get(i) {
+            Some(&c) => self.error_at(i, &format!("invalid character {} {context}", describe(c))),
+            None => self.error_at(i, "unexpected end of JSON input"),
+        }
+    }
+
+    /// A string literal; invalid UTF-8 and unpaired surrogates become U+FFFD, as in Go.
+    fn string(&mut self) -> Result<String, JsonError> {
+        let b = self.input;
+        let start = self.pos;
+        self.pos += 1;
+        // Fast path: no escapes and valid UTF-8 up to the closing quote.
+        let mut i = self.pos;
+        while i < b.len() && b[i] != b'"' && b[i] != b'\\' && b[i] >= 0x20 {
+            i += 1;
+        }
+        if i < b.len()
+            && b[i] == b'"'
+            && let Ok(s) = std::str::from_utf8(&b[self.pos..i])
+        {
+            self.pos = i + 1;
+            return Ok(s.to_string());
+        }
+        let mut out = String::new();
+        let mut i = self.pos;
+        loop {
+            let Some(&c) = b.get(i) else {
+                return Err(self.error_at(start, "unexpected end of JSON input"));
+            };
+            match c {
+                b'"' => {
+                    self.pos = i + 1;
+                    return Ok(out);
+                }
+                b'\\' => {
+                    let Some(&e) = b.get(i + 1) else {
+                        return Err(self.error_at(i + 1, "unexpected end of JSON input"));
+                    };
+                    i += 2;
+                    match e {
+                        b'"' => out.push('"'),
+                        b'\\' => out.push('\\'),
+                        b'/' => out.push('/'),
+                        b'b' => out.push('\u{8}'),
+                        b'f' => out.push('\u{c}'),
+                        b'n' => out.push('\n'),
+                        b'r' => out.push('\r'),
+                        b't' => out.push('\t'),
+                        b'u' => {
+                            let hi = self.hex4(i)?;
+                            i += 4;
+                            if (0xD800..0xDC00).contains(&hi) {
+                                // A high surrogate pairs only with an immediately following
+                                // low-surrogate escape; otherwise it stands alone as U+FFFD.
+                                let lo = if b.get(i) == Some(&b'\\') && b.get(i + 1) == Some(&b'u') {
+                                    self.hex4(i + 2).ok()
+                                } else {
+                                    None
+                                };
+                                match lo {
+                                    Some(lo) if (0xDC00..0xE000).contains(&lo) => {
+                                        let cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+                                        out.push(char::from_u32(cp).unwrap_or('\u{fffd}'));
+                                        i += 6;
+                                    }
+                                    _ => out.push('\u{fffd}'),
+                                }
+                            } else {
+                                out.push(char::from_u32(hi).unwrap_or('\u{fffd}'));
+                            }
+                        }
+                        other => {
+                            return Err(self.error_at(
+                                i - 1,
+                                &format!("invalid character {} in string escape code", describe(other)),
+                            ));
+                        }
+                    }
+                }
+                c if c < 0x20 => {
+                    return Err(self.error_at(i, &format!("invalid character {} in string literal", describe(c))));
+                }
+                c if c < 0x80 => {
+                    out.push(c as char);
+                    i += 1;
+                }
+                _ => {
+                    // Decode one UTF-8 sequence; each byte of an invalid one becomes U+FFFD.
+                    let end = (i + 4).min(b.len());
+                    match std::str::from_utf8(&b[i..end]) {
+                        Ok(s) => {
+                            let ch = s.chars().next().unwrap_or('\u{fffd}');
+                            out.push(ch);
+                            i += ch.len_utf8();
+                        }
+                        Err(e) if e.valid_up_to() > 0 => {
+                            let s = std::str::from_utf8(&b[i..i + e.valid_up_to()]).unwrap_or("");
+                            let ch = s.chars().next().unwrap_or('\u{fffd}');
+                            out.push(ch);
+                            i += ch.len_utf8();
+                        }
+                        Err(_) => {
+                            out.push('\u{fffd}');
+                            i += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn hex4(&self, i: usize) -> Result<u32, JsonError> {
+        let mut v = 0u32;
+        for k in 0..4 {
+            let Some(&c) = self.input.get(i + k) else {
+                return Err(self.error_at(i + k, "unexpected end of JSON input"));
+            };
+            let d = match c {
+                b'0'..=b'9' => c - b'0',
+                b'a'..=b'f' => c - b'a' + 10,
+                b'A'..=b'F' => c - b'A' + 10,
+                _ => {
+                    return Err(self.error_at(
+                        i + k,
+                        &format!("invalid character {} in \\u hexadecimal character escape", describe(c)),
+                    ));
+                }
+            };
+            v = v * 16 + u32::from(d);
+        }
+        Ok(v)
+    }
+}
+
+/// Appends `.key` (or `key` at the start) to a path.
+fn push_key(path: &mut String, key: &str) {
+    if !path.is_empty() {
+        path.push('.');
+    }
+    path.push_str(key);
+}
+
+/// How Go's scanner names a byte in its errors.
+fn describe(c: u8) -> String {
+    match c {
+        b'\'' => "'\\''".to_string(),
+        b'"' => "'\"'".to_string(),
+        c if c.is_ascii_graphic() || c == b' ' => format!("'{}'", c as char),
+        c => format!("'\\x{c:02x}'"),
+    }
+}
+
+/// Drops a value without recursion (dropping a deep `serde_json::Value` recurses).
+pub fn dispose(v: Value) {
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn numbers_follow_the_servers_model() {
+        let d =
+            decode(b"[0, -0, 1.0, 1e3, 9223372036854775807, 9223372036854775808, -9223372036854775809, 0.1]").unwrap();
+        let a = d.value.as_array().unwrap();
+        assert!(a[0].is_i64() && a[1].is_i64() && a[4].is_i64());
+        assert!(a[2].is_f64() && a[3].is_f64() && a[5].is_f64() && a[6].is_f64());
+        assert_eq!(a[6].as_f64(), Some(-9223372036854775809.0));
+        assert!(
+            decode(b"1e400")
+                .unwrap_err()
+                .message
+                .contains("cannot unmarshal number 1e400")
+        );
+        assert!(decode(b"01").is_err());
+        assert!(decode(b"1.").is_err());
+    }
+
+    #[test]
+    fn strings_replace_bad_text() {
+        let d = decode(b"[\"\\ud800\", \"\\ud800\\u0041\", \"\\ud83d\\ude00\", \"a\xffb\", \"\xe2\x82\", \"\\u00e9\"]")
+            .unwrap();
+        assert_eq!(
+            d.value,
+            json!([
+                "\u{fffd}",
+                "\u{fffd}A",
+                "\u{1f600}",
+                "a\u{fffd}b",
+                "\u{fffd}\u{fffd}",
+                "é"
+            ])
+        );
+        assert!(decode(b"\"a\nb\"").is_err());
+        assert!(decode(b"\"\\x\"").is_err());
+    }
+
+    #[test]
+    fn duplicates_once_per_path_in_document_order() {
+        let d = decode(br#"{"metadata": {"name": "a", "name": "b"}, "spec": {"l": [{"x": 1, "x": 2}, {"y": 1, "y": 1, "y": 3}]}, "metadata": {"name": 1, "name": 2}}"#).unwrap();
+        assert_eq!(
+            d.duplicates,
+            ["metadata.name", "spec.l[0].x", "spec.l[1].y", "metadata"]
+        );
+        assert_eq!(d.value["metadata"], json!({"name": 2}));
+    }
+
+    #[test]
+    fn nesting_limit_is_the_servers() {
+        let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        let v = decode(ok.as_bytes()).unwrap().value;
+        dispose(v);
+        let deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+        assert_eq!(decode(deep.as_bytes()).unwrap_err().message, "exceeded max depth");
+        let objects = format!("{}1{}", "{\"a\":".repeat(MAX_DEPTH), "}".repeat(MAX_DEPTH));
+        dispose(decode(objects.as_bytes()).unwrap().value);
+    }
+
+    #[test]
+    fn errors_have_positions() {
+        let e = decode(b"{\n  \"a\": tru\n}").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 11));
+        let e = decode(b"{\"a\": 1} x").unwrap_err();
+        assert_eq!(e.message, "invalid character 'x' after top-level value");
+        assert_eq!(decode(b"").unwrap_err().message, "unexpected end of JSON input");
+        assert_eq!(
+            decode(b"{\"a\" 1}").unwrap_err().message,
+            "invalid character '1' after object key"
+        );
+    }
+
+    #[test]
+    fn streams_of_values() {
+        let mut s = Stream::new(b"{\"a\":1}\n{\"b\":2} [3]");
+        let mut n = 0;
+        while let Some(v) = s.next_value().unwrap() {
+            n += 1;
+            assert!(!v.value.is_null());
+        }
+        assert_eq!(n, 3);
+    }
+}

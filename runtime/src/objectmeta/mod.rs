@@ -1,0 +1,175 @@
+//! ObjectMeta and TypeMeta handling: how the API server reads, normalises and writes back
+//! `metadata`, at the root of a custom resource and in embedded resources
+//! (`x-kubernetes-embedded-resource`).
+
+mod coerce;
+mod meta;
+mod time;
+
+pub use coerce::{CoerceOptions, coerce};
+pub use meta::{ManagedFieldsEntry, ObjectMeta, OwnerReference};
+pub use time::{ParseError, Time};
+
+use serde_json::{Map, Value};
+
+use kstruct_schema::field::Path;
+
+/// How to read `metadata` (the reference's `ObjectMetaOptions`).
+#[derive(Debug, Clone, Default)]
+pub struct GetOptions {
+    /// Drop fields that do not decode, one top-level field at a time (the storage read path),
+    /// instead of failing.
+    pub drop_malformed_fields: bool,
+    /// Collect the paths of unknown fields.
+    pub return_unknown_field_paths: bool,
+    /// Where the object sits, to prefix unknown-field paths (`spec.template.metadata.x`).
+    pub parent_path: Option<Path>,
+}
+
+/// What [`get_object_meta`] found.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Found {
+    /// The decoded metadata; `None` when `metadata` is absent (or unusable, with
+    /// `drop_malformed_fields`).
+    pub meta: Option<ObjectMeta>,
+    /// Unknown-field paths, when asked for (e.g. `metadata.unknownField`).
+    pub unknown_fields: Vec<String>,
+}
+
+/// Reads `obj["metadata"]` as the reference's `GetObjectMetaWithOptions` does.
+///
+/// Errors are Go's decoding texts; with `drop_malformed_fields` the only error is
+/// `invalid metadata: expected object, got <type>` for a `metadata` that is not an object.
+pub fn get_object_meta(obj: &Map<String, Value>, opts: &GetOptions) -> Result<Found, String> {
+    let Some(metadata) = obj.get("metadata") else {
+        return Ok(Found::default());
+    };
+    let prefix = || match &opts.parent_path {
+        None => "metadata".to_string(),
+        Some(p) => p.child("metadata").to_string(),
+    };
+    let mut unknown = Vec::new();
+    let mut meta = ObjectMeta::default();
+    let tracked = opts.return_unknown_field_paths.then_some(&mut unknown);
+    let err = match meta.decode_into(metadata, tracked) {
+        Ok(()) => {
+            let p = prefix();
+            let unknown_fields = unknown.into_iter().map(|u| format!("{p}.{u}")).collect();
+            return Ok(Found {
+                meta: Some(meta),
+                unknown_fields,
+            });
+        }
+        Err(e) => e,
+    };
+    if !opts.drop_malformed_fields {
+        return Err(err);
+    }
+    let Value::Object(fields) = metadata else {
+        return Err(format!(
+            "invalid metadata: expected object, got {}",
+            go_type_name(metadata)
+        ));
+    };
+    // Field by field: a field that decodes on its own is kept, any other is dropped whole.
+    let mut accumulated = ObjectMeta::default();
+    let mut unknown_fields = Vec::new();
+    for (k, v) in fields {
+        let single = Value::Object(Map::from_iter([(k.clone(), v.clone())]));
+        if ObjectMeta::decode(&single).is_ok() {
+            let mut unknown = Vec::new();
+            let tracked = opts.return_unknown_field_paths.then_some(&mut unknown);
+            let _ = accumulated.decode_into(&single, tracked);
+            let p = prefix();
+            unknown_fields.extend(unknown.into_iter().map(|u| format!("{p}.{u}")));
+        }
+    }
+    Ok(Found {
+        meta: Some(accumulated),
+        unknown_fields,
+    })
+}
+
+/// Writes `meta` back into `obj["metadata"]` (the reference's `SetObjectMeta`); `None`
+/// removes `metadata`.
+pub fn set_object_meta(obj: &mut Map<String, Value>, meta: Option<&ObjectMeta>) {
+    match meta {
+        None => {
+            obj.remove("metadata");
+        }
+        Some(m) => {
+            obj.insert("metadata".into(), m.to_value());
+        }
+    }
+}
+
+/// The Go type name `%T` prints for a decoded JSON value.
+fn go_type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "<nil>",
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.is_i64() => "int64",
+        Value::Number(_) => "float64",
+        Value::String(_) => "string",
+        Value::Array(_) => "[]interface {}",
+        Value::Object(_) => "map[string]interface {}",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn obj(v: Value) -> Map<String, Value> {
+        match v {
+            Value::Object(m) => m,
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn drops_malformed_fields_one_by_one() {
+        let o = obj(json!({"metadata": {"name": "n", "namespace": ["abc"], "labels": {"foo": 42}, "x": 1}}));
+        let opts = GetOptions {
+            drop_malformed_fields: true,
+            return_unknown_field_paths: true,
+            parent_path: None,
+        };
+        let found = get_object_meta(&o, &opts).unwrap();
+        assert_eq!(found.meta.unwrap().to_value(), json!({"name": "n"}));
+        assert_eq!(found.unknown_fields, ["metadata.x"]);
+    }
+
+    #[test]
+    fn non_object_metadata() {
+        let o = obj(json!({"metadata": [42]}));
+        let opts = GetOptions {
+            drop_malformed_fields: true,
+            ..GetOptions::default()
+        };
+        assert_eq!(
+            get_object_meta(&o, &opts).unwrap_err(),
+            "invalid metadata: expected object, got []interface {}"
+        );
+        let opts = GetOptions::default();
+        assert_eq!(
+            get_object_meta(&o, &opts).unwrap_err(),
+            "json: cannot unmarshal array into Go value of type v1.ObjectMeta"
+        );
+    }
+
+    #[test]
+    fn prefixes_unknown_paths_with_the_parent() {
+        let o = obj(json!({"metadata": {"u": 1}}));
+        let opts = GetOptions {
+            return_unknown_field_paths: true,
+            parent_path: Some(Path::new("spec").child("template")),
+            ..GetOptions::default()
+        };
+        assert_eq!(
+            get_object_meta(&o, &opts).unwrap().unknown_fields,
+            ["spec.template.metadata.u"]
+        );
+    }
+}

@@ -1,0 +1,147 @@
+//! A registry of CRDs loaded at run time, looked up by group, version and kind.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use kstruct_schema::crd::{self, CustomResourceDefinition};
+
+use crate::Error;
+use crate::input;
+use crate::interpreter::Interpreter;
+
+/// One registered CRD, with each version's schema converted and its defaults pruned once.
+#[derive(Debug, Clone)]
+pub struct RegisteredCrd {
+    /// The CRD as read.
+    pub crd: CustomResourceDefinition,
+    versions: Vec<(String, Result<Arc<Interpreter>, kstruct_schema::Error>)>,
+}
+
+impl RegisteredCrd {
+    /// Registers `crd`: converts every version's schema and prunes its defaults, as the API
+    /// server does when it starts serving the CRD (no default pruning when
+    /// `spec.preserveUnknownFields` is true, as in the server).
+    pub fn new(crd: CustomResourceDefinition) -> RegisteredCrd {
+        let versions = crd
+            .versions
+            .iter()
+            .map(|v| {
+                let interp = v.structural().map(|s| {
+                    Arc::new(if crd.preserve_unknown_fields {
+                        Interpreter::without_default_pruning(s)
+                    } else {
+                        Interpreter::new(s)
+                    })
+                });
+                (v.name.clone(), interp)
+            })
+            .collect();
+        RegisteredCrd { crd, versions }
+    }
+
+    /// The pipeline of version `name`: `None` if the CRD has no such version, `Some(Err)` if
+    /// its schema could not be converted.
+    pub fn version(&self, name: &str) -> Option<Result<&Arc<Interpreter>, &kstruct_schema::Error>> {
+        self.versions.iter().find(|(n, _)| n == name).map(|(_, r)| r.as_ref())
+    }
+
+    /// Names of the versions, in document order.
+    pub fn version_names(&self) -> impl Iterator<Item = &str> {
+        self.versions.iter().map(|(n, _)| n.as_str())
+    }
+}
+
+/// CRDs by group, version and kind.
+///
+/// ```
+/// let mut registry = kstruct::Registry::new();
+/// registry.add_yaml(r#"
+/// apiVersion: apiextensions.k8s.io/v1
+/// kind: CustomResourceDefinition
+/// metadata: {name: widgets.example.com}
+/// spec:
+///   group: example.com
+///   names: {kind: Widget, plural: widgets}
+///   scope: Namespaced
+///   versions:
+///   - name: v1
+///     served: true
+///     storage: true
+///     schema:
+///       openAPIV3Schema: {type: object}
+/// "#, "widgets.yaml").unwrap();
+/// let crd = registry.find("example.com", "Widget").unwrap();
+/// assert!(crd.version("v1").unwrap().is_ok());
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Registry {
+    crds: Vec<RegisteredCrd>,
+}
+
+impl Registry {
+    /// An empty registry.
+    pub fn new() -> Registry {
+        Registry::default()
+    }
+
+    /// Registers one CRD. A later CRD for the same group and kind replaces the earlier one.
+    pub fn add(&mut self, crd: CustomResourceDefinition) {
+        self.crds
+            .retain(|c| !(c.crd.group == crd.group && c.crd.kind == crd.kind));
+        self.crds.push(RegisteredCrd::new(crd));
+    }
+
+    /// Registers every CRD in a YAML or JSON stream; other documents are skipped. Returns how
+    /// many CRDs were added. `origin` names the input in errors.
+    pub fn add_yaml(&mut self, text: &str, origin: &str) -> Result<usize, Error> {
+        let mut added = 0;
+        for doc in input::read_documents(text.as_bytes(), origin) {
+            let value = doc.value?;
+            if crd::is_crd(&value) {
+                let crd = CustomResourceDefinition::from_value(&value)
+                    .map_err(|e| Error::Crd(format!("{origin}:{}: {e}", doc.line)))?;
+                self.add(crd);
+                added += 1;
+            }
+        }
+        Ok(added)
+    }
+
+    /// Registers every CRD in a file (see [`add_yaml`](Registry::add_yaml)).
+    pub fn load_file(&mut self, path: &Path) -> Result<usize, Error> {
+        let text = std::fs::read(path).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let text = String::from_utf8_lossy(&text);
+        self.add_yaml(&text, &path.display().to_string())
+    }
+
+    /// The CRD for `group` and `kind`.
+    pub fn find(&self, group: &str, kind: &str) -> Option<&RegisteredCrd> {
+        self.crds.iter().find(|c| c.crd.group == group && c.crd.kind == kind)
+    }
+
+    /// The CRD whose `spec.names.kind` is `kind` (the first, if several groups use it).
+    pub fn find_kind(&self, kind: &str) -> Option<&RegisteredCrd> {
+        self.crds.iter().find(|c| c.crd.kind == kind)
+    }
+
+    /// All registered CRDs, in registration order.
+    pub fn crds(&self) -> &[RegisteredCrd] {
+        &self.crds
+    }
+}
+
+/// Splits an `apiVersion` into group and version as Kubernetes' `ParseGroupVersion` does:
+/// `v1` is the core group, `g/v` a group version, anything with more slashes an error.
+pub fn parse_group_version(api_version: &str) -> Result<(&str, &str), String> {
+    if api_version.is_empty() || api_version == "/" {
+        return Ok(("", ""));
+    }
+    match api_version.split_once('/') {
+        None => Ok(("", api_version)),
+        Some((g, v)) if !v.contains('/') => Ok((g, v)),
+        Some(_) => Err(format!("unexpected GroupVersion string: {api_version}")),
+    }
+}

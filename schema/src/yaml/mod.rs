@@ -1,0 +1,204 @@
+//! YAML to JSON exactly as Kubernetes converts it.
+//!
+//! kubectl and the API server turn YAML into JSON with sigs.k8s.io/yaml
+//! v1.6.0 (`YAMLToJSON`, `YAMLToJSONStrict`), which decodes with go-yaml v2
+//! (`go.yaml.in/yaml/v2` v2.4.x, the module `sigs.k8s.io/yaml/goyaml.v2`
+//! aliases), a Go port of libyaml implementing YAML 1.1. kubectl first splits
+//! multi-document files with apimachinery's `YAMLReader`. This module
+//! reproduces that pipeline:
+//!
+//! - [`split_documents`]: `YAMLReader` (`---` lines, junk after them).
+//! - [`to_json`] / [`to_json_bytes`]: `YAMLToJSON` for one document — only
+//!   the first document of the text is read, as go-yaml does. Duplicate keys
+//!   are collected, the last one wins.
+//! - [`to_json_strict`]: `YAMLToJSONStrict`, with Go's error precedence.
+//!
+//! Numbers come out as the API server sees them after decoding the JSON
+//! that Go wrote: integers that fit `i64` are `i64`, everything else `f64`,
+//! and a float Go prints without exponent or fraction (`1.0`, `1e3`) is the
+//! integer it prints as. Never `u64`.
+//!
+//! Scalars resolve by YAML 1.1 as go-yaml v2 does: `yes`/`no`/`on`/`off`/`y`/
+//! `n` are booleans, `0777` is octal, `0x1F` hex, `0b101` binary, `0o17`
+//! octal, `_` separators are dropped, `~` is null, timestamps stay strings.
+//!
+//! # Values deeper than the stack
+//!
+//! Nothing here recurses, but dropping a `serde_json::Value` does. Values
+//! from untrusted input can nest up to 10,000 levels; drop them with
+//! [`dispose`] on threads with small stacks.
+//!
+//! # DIVERGENCES
+//!
+//! The parser is saphyr (YAML 1.2); go-yaml's is libyaml (YAML 1.1). This
+//! module re-creates libyaml's behaviour where the two differ in ways that
+//! matter in practice, and `testdata/go_expected.jsonl` pins the results
+//! of go-yaml v2.4.0 on 360 documents: libyaml's tab rules (tabs where a
+//! token may start, in plain-scalar continuation and block-scalar
+//! indentation; allowed after a simple key's `:`, in flow context and in
+//! quoted scalars), the `\'` escape it knows and the `\/` escape it does
+//! not, anchor names outside `[0-9A-Za-z_-]`, `%YAML` versions other than
+//! 1.1, unknown directives, the 10,000-level nesting limit, the end of a
+//! document after `...` or after a root flow collection, control characters
+//! and invalid UTF-8/UTF-16. Where saphyr rejects text libyaml accepts with
+//! the same meaning, the text is rewritten and parsed again (at most 64
+//! times per document). What remains different:
+//!
+//! - Syntax error *texts* are translated from saphyr's to libyaml's where the
+//!   two name the same problem, and positioned as libyaml does in the common
+//!   cases; where the parsers notice a problem at different places the line
+//!   in the message can differ, and some saphyr texts have no libyaml
+//!   counterpart (they are passed on as `yaml: line N: <saphyr text>`).
+//! - Flow collections (`[`/`{`) nested deeper than 255 levels: saphyr's limit.
+//!   Go accepts up to 10,000; here that is an [`ErrorKind::Limit`] error, or
+//!   go-yaml's own error when the input also exceeds 10,000.
+//! - Plain scalars that libyaml ends where YAML 1.2 does not (`[a?b]`, an
+//!   error for libyaml), simple keys longer than 1024 characters, a byte
+//!   order mark inside a document, `...` at the start of a document, and
+//!   tabs after `-`/`?`/a line-leading `:` that only precede a comment or
+//!   the line end: libyaml rejects these, this module does not.
+//! - NEL, U+2028 and U+2029 are line breaks for libyaml but not for saphyr,
+//!   which shifts line numbers after them.
+//! - go-yaml reads input lazily and only the first document, so it can miss
+//!   invalid UTF-8 or control characters far beyond that document's end (and
+//!   report a syntax error that precedes them by more than its 512-byte read
+//!   buffer first); this module checks all input before parsing.
+//! - Go iterates maps in random order. Where that makes Go's result random,
+//!   this module picks document order: which unsupported key is reported
+//!   first, and which value survives when two keys of one mapping stringify
+//!   alike (`1` and `"1"`: the later one wins here).
+//! - `%#v` in error texts: map keys of different types print in a fixed type
+//!   order (Go orders them by type-descriptor address), and unassigned code
+//!   points are not escaped.
+//! - Output nested deeper than 10,000 levels (reachable through alias
+//!   chains, and through indentless sequences or flow collections inside
+//!   10,000 block levels) is an [`ErrorKind::Limit`] error: `YAMLToJSON`
+//!   would succeed, but every Go JSON decoder downstream rejects such JSON.
+//! - `!!binary` values that are not UTF-8 become U+FFFD per bad byte, as
+//!   `json.Marshal` writes them; duplicate detection among such keys compares
+//!   the replaced text rather than the raw bytes.
+//! - sigs.k8s.io/yaml v1.6.0 decodes with go.yaml.in/yaml/v2 v2.4.2; the
+//!   reference outputs come from gopkg.in/yaml.v2 v2.4.0, the same decoder
+//!   under its previous module path.
+
+mod convert;
+mod decode;
+mod emit;
+mod error;
+mod gofmt;
+mod parse;
+mod reader;
+mod resolve;
+mod split;
+mod value;
+
+#[cfg(test)]
+mod tests;
+
+use std::fmt::Write;
+
+use serde_json::Value;
+
+pub use convert::dispose;
+pub use decode::DuplicateKey;
+pub use emit::emit;
+pub use error::{Error, ErrorKind};
+pub use split::{Document, DocumentBytes, split_document_bytes, split_documents};
+
+/// The JSON value of a document and the duplicate keys it contained.
+#[derive(Debug)]
+pub struct Converted {
+    /// The value as the API server sees it after decoding Go's JSON.
+    pub value: Value,
+    /// Duplicate mapping keys in the order go-yaml reports them (repeated
+    /// for each expansion of an alias that contains them, and including keys
+    /// a `<<` merge sets twice). The value keeps the last occurrence.
+    pub duplicate_keys: Vec<DuplicateKey>,
+}
+
+impl Converted {
+    /// The error `YAMLToJSONStrict` returns for the duplicates, if any, e.g.
+    /// `yaml: unmarshal errors:\n  line 6: key "name" already set in map`.
+    pub fn strict_error(&self) -> Option<String> {
+        strict_message(&self.duplicate_keys)
+    }
+}
+
+fn strict_message(dups: &[DuplicateKey]) -> Option<String> {
+    if dups.is_empty() {
+        return None;
+    }
+    let mut msg = String::from("yaml: unmarshal errors:");
+    for d in dups {
+        let _ = write!(msg, "\n  line {}: key {} already set in map", d.line, d.key);
+    }
+    Some(msg)
+}
+
+type Stages = (Result<Value, Error>, Vec<DuplicateKey>);
+
+/// Parses and decodes; the inner result is the conversion, which Go only
+/// attempts once decoding succeeded.
+fn stages(text: &str) -> Result<Stages, Error> {
+    let tree = parse::parse(text)?;
+    let (decoded, duplicates) = decode::decode(&tree)?;
+    drop(tree);
+    Ok((convert::to_value(decoded), duplicates))
+}
+
+fn lenient(stages: Stages) -> Result<Converted, Error> {
+    let (value, duplicate_keys) = stages;
+    Ok(Converted {
+        value: value?,
+        duplicate_keys,
+    })
+}
+
+fn strict(stages: Stages) -> Result<Value, Error> {
+    let (value, dups) = stages;
+    // UnmarshalStrict fails before the conversion runs.
+    if let Some(msg) = strict_message(&dups) {
+        if let Ok(v) = value {
+            dispose(v);
+        }
+        return Err(Error::new(ErrorKind::Duplicate, msg).at_line(dups[0].line));
+    }
+    value
+}
+
+/// `YAMLToJSON` for one document (only the first document of `doc` is read).
+///
+/// # Errors
+/// Any failure Go reports, in Go's order of precedence, plus the
+/// [`ErrorKind::Limit`] cases listed under DIVERGENCES.
+pub fn to_json(doc: &str) -> Result<Converted, Error> {
+    lenient(stages(reader::check_str(doc)?)?)
+}
+
+/// [`to_json`] for raw bytes: BOMs select UTF-8 or UTF-16 and invalid
+/// encodings fail as libyaml's reader fails.
+///
+/// # Errors
+/// As [`to_json`], plus [`ErrorKind::Reader`] for undecodable input.
+pub fn to_json_bytes(doc: &[u8]) -> Result<Converted, Error> {
+    let text = reader::decode(doc)?;
+    lenient(stages(&text)?)
+}
+
+/// `YAMLToJSONStrict`: like [`to_json`], but duplicate keys are an error
+/// (reported before any conversion error, as Go does).
+///
+/// # Errors
+/// As [`to_json`], plus [`ErrorKind::Duplicate`].
+pub fn to_json_strict(doc: &str) -> Result<Value, Error> {
+    strict(stages(reader::check_str(doc)?)?)
+}
+
+/// [`to_json_strict`] for raw bytes.
+///
+/// # Errors
+/// As [`to_json_strict`], plus [`ErrorKind::Reader`].
+pub fn to_json_strict_bytes(doc: &[u8]) -> Result<Value, Error> {
+    let text = reader::decode(doc)?;
+    strict(stages(&text)?)
+}
