@@ -202,8 +202,7 @@ impl<'a> Stream<'a> {
                 }
             };
             // Hand the finished value to its container, closing containers as they complete.
-            loop {
-                let Some(value) = done.take() else { break };
+            while let Some(value) = done.take() {
                 let Some(frame) = stack.last_mut() else {
                     return Ok(Some(DecodedJson { value, duplicates }));
                 };

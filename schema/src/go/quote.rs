@@ -5,7 +5,7 @@ use std::fmt::Write;
 use super::isprint_table::PRINT_RANGES;
 
 /// Reports whether Go's `strconv.IsPrint` considers `c` printable: letters, marks, numbers,
-/// punctuation, symbols (Unicode 15.0) and the ASCII space.
+/// punctuation, symbols (Unicode 17.0, as in Go 1.27) and the ASCII space.
 pub fn is_print(c: char) -> bool {
     let c = c as u32;
     if c < 0x80 {

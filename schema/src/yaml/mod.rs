@@ -68,8 +68,7 @@
 //!   first, and which value survives when two keys of one mapping stringify
 //!   alike (`1` and `"1"`: the later one wins here).
 //! - `%#v` in error texts: map keys of different types print in a fixed type
-//!   order (Go orders them by type-descriptor address), and unassigned code
-//!   points are not escaped.
+//!   order (Go orders them by type-descriptor address).
 //! - Output nested deeper than 10,000 levels (reachable through alias
 //!   chains, and through indentless sequences or flow collections inside
 //!   10,000 block levels) is an [`ErrorKind::Limit`] error: `YAMLToJSON`
