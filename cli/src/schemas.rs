@@ -32,6 +32,9 @@ impl Schemas {
                 None => Value::Null,
                 Some(doc) => doc.value.map_err(|e| e.to_string())?,
             };
+            if crd::is_crd(&value) {
+                return Err(format!("{}: this is a CustomResourceDefinition; pass it with --crd", input.origin));
+            }
             let schema = kstruct::schema::convert::from_value(&value).map_err(|e| format!("{}: {e}", input.origin))?;
             let interp = Interpreter::new(schema);
             note_default_pruning(&input.origin, &interp);

@@ -16,9 +16,15 @@ fn shared() -> Option<PathBuf> {
     if dir.join("conformance").is_dir() {
         Some(dir)
     } else {
-        eprintln!("*** SKIPPED corpus via the CLI: ../shared (conformance data) not found; set KSTRUCT_SHARED ***");
+        announce("*** SKIPPED corpus via the CLI: ../shared (conformance data) not found; set KSTRUCT_SHARED ***");
         None
     }
+}
+
+/// Prints past the test harness's output capture, so the line shows in every run.
+fn announce(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
 
 fn json_eq(a: &Value, b: &Value) -> bool {
@@ -78,10 +84,10 @@ fn run(command: &str, file: &str) {
             }
         }
     }
-    eprintln!(
+    announce(&format!(
         "conformance {file} via `kstruct {command}`: {}/{total} match",
         total - failures.len()
-    );
+    ));
     assert!(
         failures.is_empty(),
         "{} differ:\n{}",

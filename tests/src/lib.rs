@@ -20,11 +20,20 @@ pub fn shared_dir() -> Option<PathBuf> {
     dir.is_dir().then(|| dir.canonicalize().unwrap_or(dir))
 }
 
+/// Prints a line on the real stderr, past the test harness's output capture, so that skips and
+/// conformance counts show in every test run (CI logs included).
+pub fn announce(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
 /// The shared folder, or `None` after printing one loud line saying that `suite` is skipped.
 pub fn require_shared(suite: &str) -> Option<PathBuf> {
     let dir = shared_dir();
     if dir.is_none() {
-        eprintln!("*** SKIPPED {suite}: ../shared (conformance data) not found; set KSTRUCT_SHARED to run it ***");
+        announce(&format!(
+            "*** SKIPPED {suite}: ../shared (conformance data) not found; set KSTRUCT_SHARED to run it ***"
+        ));
     }
     dir
 }
@@ -101,7 +110,7 @@ impl Tally {
     /// Prints `name: matched/total` and panics with the first mismatches if any.
     pub fn finish(self) {
         let matched = self.total - self.failures.len();
-        eprintln!("conformance {}: {matched}/{} match", self.name, self.total);
+        announce(&format!("conformance {}: {matched}/{} match", self.name, self.total));
         if !self.failures.is_empty() {
             let shown: Vec<&str> = self.failures.iter().take(15).map(String::as_str).collect();
             panic!(
