@@ -33,7 +33,10 @@ impl Schemas {
                 Some(doc) => doc.value.map_err(|e| e.to_string())?,
             };
             if crd::is_crd(&value) {
-                return Err(format!("{}: this is a CustomResourceDefinition; pass it with --crd", input.origin));
+                return Err(format!(
+                    "{}: this is a CustomResourceDefinition; pass it with --crd",
+                    input.origin
+                ));
             }
             let schema = kstruct::schema::convert::from_value(&value).map_err(|e| format!("{}: {e}", input.origin))?;
             let interp = Interpreter::new(schema);

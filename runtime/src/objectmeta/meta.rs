@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use kstruct_schema::go::{UnmarshalError, format_float_json, json_kind};
+use kstruct_schema::go::{FieldDecoder, UnmarshalError, json_kind};
 
 use super::time::Time;
 
@@ -85,33 +85,16 @@ pub struct ManagedFieldsEntry {
     pub subresource: String,
 }
 
-/// Go's decoder state: where we are (for error texts and unknown-field paths), the first type
-/// error seen, and the unknown fields found when decoding strictly.
+/// Go's decoder state (see [`FieldDecoder`]), plus the strict decoder's path and the unknown
+/// fields it found.
 struct Decoder<'u> {
-    struct_name: &'static str,
-    fields: Vec<String>,
+    go: FieldDecoder,
     /// The strict decoder's path: keys joined by `.`, indices as `[i]`.
     path: String,
-    saved: Option<UnmarshalError>,
     unknown: Option<&'u mut Vec<String>>,
 }
 
 impl Decoder<'_> {
-    fn type_error(&self, value: String, go_type: &'static str) -> UnmarshalError {
-        UnmarshalError::Type {
-            value,
-            go_type,
-            struct_name: self.struct_name,
-            field: self.fields.join("."),
-        }
-    }
-
-    fn save(&mut self, value: impl Into<String>, go_type: &'static str) {
-        if self.saved.is_none() {
-            self.saved = Some(self.type_error(value.into(), go_type));
-        }
-    }
-
     fn unknown_field(&mut self, key: &str) {
         if let Some(unknown) = self.unknown.as_deref_mut() {
             unknown.push(if self.path.is_empty() {
@@ -122,6 +105,14 @@ impl Decoder<'_> {
         }
     }
 
+    fn string(&mut self, v: &Value, go_type: &'static str) -> Option<String> {
+        self.go.string(v, go_type)
+    }
+
+    fn save(&mut self, value: &str, go_type: &'static str) {
+        self.go.save(value, go_type);
+    }
+
     /// Decodes the fields of a struct; `f` handles each known key and returns false for
     /// unknown ones.
     fn object(
@@ -130,72 +121,23 @@ impl Decoder<'_> {
         map: &Map<String, Value>,
         mut f: impl FnMut(&mut Self, &str, &Value) -> Result<bool, UnmarshalError>,
     ) -> Result<(), UnmarshalError> {
-        let outer = std::mem::replace(&mut self.struct_name, struct_name);
+        let outer = self.go.enter_struct(struct_name);
         for (k, v) in map {
             let path_len = self.path.len();
-            self.fields.push(k.clone());
+            self.go.push_field(k);
             if !self.path.is_empty() {
                 self.path.push('.');
             }
             self.path.push_str(k);
             let known = f(self, k, v)?;
             self.path.truncate(path_len);
-            self.fields.pop();
+            self.go.pop_field();
             if !known {
                 self.unknown_field(k);
             }
         }
-        self.struct_name = outer;
+        self.go.leave_struct(outer);
         Ok(())
-    }
-
-    fn string(&mut self, v: &Value, go_type: &'static str) -> Option<String> {
-        match v {
-            Value::Null => None,
-            Value::String(s) => Some(s.clone()),
-            other => {
-                self.save(json_kind(other), go_type);
-                None
-            }
-        }
-    }
-
-    fn boolean(&mut self, v: &Value) -> Option<bool> {
-        match v {
-            Value::Null => None,
-            Value::Bool(b) => Some(*b),
-            other => {
-                self.save(json_kind(other), "bool");
-                None
-            }
-        }
-    }
-
-    /// An `int64`: the number as Go's marshaller prints it must be an integer literal that fits.
-    fn int64(&mut self, v: &Value) -> Option<i64> {
-        match v {
-            Value::Null => None,
-            Value::Number(n) => {
-                if let Some(i) = n.as_i64() {
-                    return Some(i);
-                }
-                let text = match n.as_u64() {
-                    Some(u) => u.to_string(),
-                    None => format_float_json(n.as_f64().unwrap_or(f64::NAN)),
-                };
-                match text.parse::<i64>() {
-                    Ok(i) => Some(i),
-                    Err(_) => {
-                        self.save(format!("number {text}"), "int64");
-                        None
-                    }
-                }
-            }
-            other => {
-                self.save(json_kind(other), "int64");
-                None
-            }
-        }
     }
 
     /// `metav1.Time`, whose own unmarshaler stops decoding on error.
@@ -208,7 +150,7 @@ impl Decoder<'_> {
             },
             // The unmarshaler's inner `json.Unmarshal` into a string fails; Go then labels the
             // error with the outer field.
-            other => Err(self.type_error(json_kind(other).to_string(), "string")),
+            other => Err(self.go.type_error(json_kind(other), "string")),
         }
     }
 
@@ -227,19 +169,12 @@ impl Decoder<'_> {
         }
     }
 
+    /// `[]string`: `null` empties the list.
     fn string_list(&mut self, v: &Value) -> Option<Vec<String>> {
-        match v {
-            Value::Null => Some(Vec::new()),
-            Value::Array(items) => Some(
-                items
-                    .iter()
-                    .map(|i| self.string(i, "string").unwrap_or_default())
-                    .collect(),
-            ),
-            other => {
-                self.save(json_kind(other), "[]string");
-                None
-            }
+        if v.is_null() {
+            Some(Vec::new())
+        } else {
+            self.go.strings(v)
         }
     }
 
@@ -278,8 +213,8 @@ impl Decoder<'_> {
                     "kind" => set(&mut r.kind, d.string(v, "string")),
                     "name" => set(&mut r.name, d.string(v, "string")),
                     "uid" => set(&mut r.uid, d.string(v, "types.UID")),
-                    "controller" => r.controller = d.boolean(v),
-                    "blockOwnerDeletion" => r.block_owner_deletion = d.boolean(v),
+                    "controller" => r.controller = d.go.boolean(v),
+                    "blockOwnerDeletion" => r.block_owner_deletion = d.go.boolean(v),
                     _ => return Ok(false),
                 }
                 Ok(true)
@@ -319,13 +254,13 @@ impl Decoder<'_> {
             "selfLink" => set(&mut m.self_link, self.string(v, "string")),
             "uid" => set(&mut m.uid, self.string(v, "types.UID")),
             "resourceVersion" => set(&mut m.resource_version, self.string(v, "string")),
-            "generation" => set(&mut m.generation, self.int64(v)),
+            "generation" => set(&mut m.generation, self.go.int64(v)),
             "creationTimestamp" => m.creation_timestamp = self.time(v)?.unwrap_or_default(),
             "deletionTimestamp" => m.deletion_timestamp = self.time(v)?,
             "deletionGracePeriodSeconds" => {
                 if v.is_null() {
                     m.deletion_grace_period_seconds = None;
-                } else if let Some(i) = self.int64(v) {
+                } else if let Some(i) = self.go.int64(v) {
                     m.deletion_grace_period_seconds = Some(i);
                 }
             }
@@ -367,10 +302,8 @@ impl ObjectMeta {
     /// ObjectMeta.annotations of type map[string]string`.
     pub(crate) fn decode_into(&mut self, v: &Value, unknown: Option<&mut Vec<String>>) -> Result<(), String> {
         let mut d = Decoder {
-            struct_name: "ObjectMeta",
-            fields: Vec::new(),
+            go: FieldDecoder::new("ObjectMeta"),
             path: String::new(),
-            saved: None,
             unknown,
         };
         let result = match v {
@@ -383,7 +316,7 @@ impl ObjectMeta {
                 field: String::new(),
             }),
         };
-        match (result, d.saved) {
+        match (result, d.go.take_saved()) {
             (Err(e), _) => Err(e.to_string()),
             (Ok(()), Some(e)) => Err(e.to_string()),
             (Ok(()), None) => Ok(()),

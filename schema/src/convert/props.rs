@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::go::{UnmarshalError, format_float_json, json_kind};
+use crate::go::{FieldDecoder, UnmarshalError, json_kind};
 use crate::structural::{ExternalDocumentation, ValidationRule};
 
 /// `JSONSchemaProps`, as decoded by Go. Fields that the reference treats differently when
@@ -89,110 +89,26 @@ enum Failure {
     Abort(UnmarshalError),
 }
 
-/// Go's `UnmarshalTypeError` context: the innermost struct and the JSON field names leading to
-/// the value, since the start of the current `json.Unmarshal` call.
+/// Go's decoder state for `JSONSchemaProps` (see [`FieldDecoder`]).
 struct Decoder {
-    struct_name: &'static str,
-    stack: Vec<String>,
-    saved: Option<UnmarshalError>,
+    go: FieldDecoder,
 }
 
-/// The Go type names, as `reflect.Type.String()` prints them in type errors.
-const T_STRING: &str = "string";
-const T_BOOL: &str = "bool";
-const T_INT64: &str = "int64";
-const T_FLOAT64: &str = "float64";
 const T_PROPS: &str = "v1.JSONSchemaProps";
 
 impl Decoder {
-    fn new(struct_name: &'static str) -> Decoder {
+    fn new() -> Decoder {
         Decoder {
-            struct_name,
-            stack: Vec::new(),
-            saved: None,
-        }
-    }
-
-    /// An `UnmarshalTypeError` at the current position.
-    fn type_error(&self, value: &str, go_type: &'static str) -> UnmarshalError {
-        UnmarshalError::Type {
-            value: value.to_string(),
-            go_type,
-            struct_name: self.struct_name,
-            field: self.stack.join("."),
-        }
-    }
-
-    fn save(&mut self, value: &str, go_type: &'static str) {
-        if self.saved.is_none() {
-            self.saved = Some(self.type_error(value, go_type));
+            go: FieldDecoder::new("JSONSchemaProps"),
         }
     }
 
     fn string(&mut self, v: &Value) -> Option<String> {
-        match v {
-            Value::Null => None,
-            Value::String(s) => Some(s.clone()),
-            other => {
-                self.save(json_kind(other), T_STRING);
-                None
-            }
-        }
+        self.go.string(v, "string")
     }
 
-    fn boolean(&mut self, v: &Value) -> Option<bool> {
-        match v {
-            Value::Null => None,
-            Value::Bool(b) => Some(*b),
-            other => {
-                self.save(json_kind(other), T_BOOL);
-                None
-            }
-        }
-    }
-
-    fn int64(&mut self, v: &Value) -> Option<i64> {
-        match v {
-            Value::Null => None,
-            Value::Number(n) => match n.as_i64() {
-                Some(i) => Some(i),
-                None => {
-                    let text = match n.as_u64() {
-                        Some(u) => u.to_string(),
-                        None => format_float_json(n.as_f64().unwrap_or(f64::NAN)),
-                    };
-                    self.save(&format!("number {text}"), T_INT64);
-                    None
-                }
-            },
-            other => {
-                self.save(json_kind(other), T_INT64);
-                None
-            }
-        }
-    }
-
-    fn float64(&mut self, v: &Value) -> Option<f64> {
-        match v {
-            Value::Null => None,
-            Value::Number(n) => n.as_f64(),
-            other => {
-                self.save(json_kind(other), T_FLOAT64);
-                None
-            }
-        }
-    }
-
-    /// `[]string`: `null` is nil; a non-array is a type error; `null` elements are `""`.
-    fn strings(&mut self, v: &Value) -> Option<Vec<String>> {
-        match v {
-            Value::Null => None,
-            Value::Array(items) => Some(items.iter().map(|i| self.string(i).unwrap_or_default()).collect()),
-            other => {
-                self.save(json_kind(other), "[]string");
-                None
-            }
-        }
+    fn save(&mut self, value: &str, go_type: &'static str) {
+        self.go.save(value, go_type);
     }
 
     /// A nested struct decoded in the same `json.Unmarshal` call.
@@ -200,9 +116,9 @@ impl Decoder {
         match v {
             Value::Null => Ok(None),
             Value::Object(map) => {
-                let outer = std::mem::replace(&mut self.struct_name, "JSONSchemaProps");
+                let outer = self.go.enter_struct("JSONSchemaProps");
                 let r = self.props_fields(map);
-                self.struct_name = outer;
+                self.go.leave_struct(outer);
                 r.map(Some)
             }
             other => {
@@ -251,10 +167,10 @@ impl Decoder {
     /// Runs a custom unmarshaler's nested `json.Unmarshal` call: its first error (of any kind)
     /// aborts the outer decoding.
     fn nested_call(&mut self, f: impl FnOnce(&mut Decoder) -> Result<Props, Failure>) -> Result<Props, Failure> {
-        let mut inner = Decoder::new("JSONSchemaProps");
+        let mut inner = Decoder::new();
         match f(&mut inner) {
             Err(Failure::Abort(e)) => Err(Failure::Abort(self.relabel(e))),
-            Ok(p) => match inner.saved {
+            Ok(p) => match inner.go.take_saved() {
                 Some(e) => Err(Failure::Abort(self.relabel(e))),
                 None => Ok(p),
             },
@@ -265,7 +181,7 @@ impl Decoder {
     /// and field path; other errors keep their text.
     fn relabel(&self, e: UnmarshalError) -> UnmarshalError {
         match e {
-            UnmarshalError::Type { value, go_type, .. } if !self.stack.is_empty() => self.type_error(&value, go_type),
+            UnmarshalError::Type { value, go_type, .. } if !self.go.at_top() => self.go.type_error(&value, go_type),
             other => other,
         }
     }
@@ -278,7 +194,7 @@ impl Decoder {
                 Ok(Some(PropsOrArray::Schema(Box::new(p))))
             }
             Value::Array(items) => {
-                let mut inner = Decoder::new("JSONSchemaProps");
+                let mut inner = Decoder::new();
                 let mut out = Vec::with_capacity(items.len());
                 for item in items {
                     match inner.props(item) {
@@ -286,7 +202,7 @@ impl Decoder {
                         Err(Failure::Abort(e)) => return Err(Failure::Abort(self.relabel(e))),
                     }
                 }
-                if let Some(e) = inner.saved {
+                if let Some(e) = inner.go.take_saved() {
                     return Err(Failure::Abort(self.relabel(e)));
                 }
                 Ok(Some(PropsOrArray::Array(out)))
@@ -321,11 +237,11 @@ impl Decoder {
                             self.nested_call(|d| d.props_fields(fields))?;
                         }
                         Value::Array(list) => {
-                            let mut inner = Decoder::new("JSONSchemaProps");
+                            let mut inner = Decoder::new();
                             for s in list {
                                 inner.string(s);
                             }
-                            if let Some(e) = inner.saved {
+                            if let Some(e) = inner.go.take_saved() {
                                 return Err(Failure::Abort(self.relabel(e)));
                             }
                         }
@@ -346,7 +262,7 @@ impl Decoder {
         match v {
             Value::Null => None,
             Value::Array(items) => {
-                let outer = std::mem::replace(&mut self.struct_name, "ValidationRule");
+                let outer = self.go.enter_struct("ValidationRule");
                 let mut rules = Vec::with_capacity(items.len());
                 for item in items {
                     let mut rule = ValidationRule::default();
@@ -354,7 +270,7 @@ impl Decoder {
                         Value::Null => {}
                         Value::Object(map) => {
                             for (k, fv) in map {
-                                self.stack.push(k.clone());
+                                self.go.push_field(k);
                                 match k.as_str() {
                                     "rule" => rule.rule = self.string(fv).unwrap_or_default(),
                                     "message" => rule.message = self.string(fv).unwrap_or_default(),
@@ -363,17 +279,17 @@ impl Decoder {
                                     }
                                     "reason" => rule.reason = self.string(fv),
                                     "fieldPath" => rule.field_path = self.string(fv).unwrap_or_default(),
-                                    "optionalOldSelf" => rule.optional_old_self = self.boolean(fv),
+                                    "optionalOldSelf" => rule.optional_old_self = self.go.boolean(fv),
                                     _ => {}
                                 }
-                                self.stack.pop();
+                                self.go.pop_field();
                             }
                         }
                         other => self.save(json_kind(other), "v1.ValidationRule"),
                     }
                     rules.push(rule);
                 }
-                self.struct_name = outer;
+                self.go.leave_struct(outer);
                 Some(rules)
             }
             other => {
@@ -387,18 +303,18 @@ impl Decoder {
         match v {
             Value::Null => None,
             Value::Object(map) => {
-                let outer = std::mem::replace(&mut self.struct_name, "ExternalDocumentation");
+                let outer = self.go.enter_struct("ExternalDocumentation");
                 let mut docs = ExternalDocumentation::default();
                 for (k, fv) in map {
-                    self.stack.push(k.clone());
+                    self.go.push_field(k);
                     match k.as_str() {
                         "description" => docs.description = self.string(fv).unwrap_or_default(),
                         "url" => docs.url = self.string(fv).unwrap_or_default(),
                         _ => {}
                     }
-                    self.stack.pop();
+                    self.go.pop_field();
                 }
-                self.struct_name = outer;
+                self.go.leave_struct(outer);
                 Some(docs)
             }
             other => {
@@ -412,11 +328,11 @@ impl Decoder {
         stacker::maybe_grow(crate::STACK_RED_ZONE, crate::STACK_GROWTH, || {
             let mut p = Props::default();
             for (k, v) in map {
-                self.stack.push(k.clone());
+                self.go.push_field(k);
                 let r = self.field(&mut p, k, v);
                 match r {
                     Ok(()) => {
-                        self.stack.pop();
+                        self.go.pop_field();
                     }
                     // On abort, Go leaves the field stack as it is: the outer relabelling
                     // needs it, and nothing is decoded after an abort anyway.
@@ -437,25 +353,25 @@ impl Decoder {
             "format" => p.format = self.string(v).unwrap_or_default(),
             "title" => p.title = self.string(v).unwrap_or_default(),
             "default" => p.default = (!v.is_null()).then(|| v.clone()),
-            "maximum" => p.maximum = self.float64(v),
-            "exclusiveMaximum" => p.exclusive_maximum = self.boolean(v).unwrap_or_default(),
-            "minimum" => p.minimum = self.float64(v),
-            "exclusiveMinimum" => p.exclusive_minimum = self.boolean(v).unwrap_or_default(),
-            "maxLength" => p.max_length = self.int64(v),
-            "minLength" => p.min_length = self.int64(v),
+            "maximum" => p.maximum = self.go.float64(v),
+            "exclusiveMaximum" => p.exclusive_maximum = self.go.boolean(v).unwrap_or_default(),
+            "minimum" => p.minimum = self.go.float64(v),
+            "exclusiveMinimum" => p.exclusive_minimum = self.go.boolean(v).unwrap_or_default(),
+            "maxLength" => p.max_length = self.go.int64(v),
+            "minLength" => p.min_length = self.go.int64(v),
             "pattern" => p.pattern = self.string(v).unwrap_or_default(),
-            "maxItems" => p.max_items = self.int64(v),
-            "minItems" => p.min_items = self.int64(v),
-            "uniqueItems" => p.unique_items = self.boolean(v).unwrap_or_default(),
-            "multipleOf" => p.multiple_of = self.float64(v),
+            "maxItems" => p.max_items = self.go.int64(v),
+            "minItems" => p.min_items = self.go.int64(v),
+            "uniqueItems" => p.unique_items = self.go.boolean(v).unwrap_or_default(),
+            "multipleOf" => p.multiple_of = self.go.float64(v),
             "enum" => match v {
                 Value::Null => {}
                 Value::Array(items) => p.enum_ = items.clone(),
                 other => self.save(json_kind(other), "[]v1.JSON"),
             },
-            "maxProperties" => p.max_properties = self.int64(v),
-            "minProperties" => p.min_properties = self.int64(v),
-            "required" => p.required = self.strings(v),
+            "maxProperties" => p.max_properties = self.go.int64(v),
+            "minProperties" => p.min_properties = self.go.int64(v),
+            "required" => p.required = self.go.strings(v),
             "items" => p.items = self.props_or_array(v)?,
             "allOf" => p.all_of = self.props_list(v)?,
             "oneOf" => p.one_of = self.props_list(v)?,
@@ -471,11 +387,11 @@ impl Decoder {
             "definitions" => p.definitions = self.props_map(v, "v1.JSONSchemaDefinitions")?.unwrap_or_default(),
             "externalDocs" => p.external_docs = self.external_docs(v),
             "example" => p.example = (!v.is_null()).then(|| v.clone()),
-            "nullable" => p.nullable = self.boolean(v).unwrap_or_default(),
-            "x-kubernetes-preserve-unknown-fields" => p.x_preserve_unknown_fields = self.boolean(v),
-            "x-kubernetes-embedded-resource" => p.x_embedded_resource = self.boolean(v).unwrap_or_default(),
-            "x-kubernetes-int-or-string" => p.x_int_or_string = self.boolean(v).unwrap_or_default(),
-            "x-kubernetes-list-map-keys" => p.x_list_map_keys = self.strings(v),
+            "nullable" => p.nullable = self.go.boolean(v).unwrap_or_default(),
+            "x-kubernetes-preserve-unknown-fields" => p.x_preserve_unknown_fields = self.go.boolean(v),
+            "x-kubernetes-embedded-resource" => p.x_embedded_resource = self.go.boolean(v).unwrap_or_default(),
+            "x-kubernetes-int-or-string" => p.x_int_or_string = self.go.boolean(v).unwrap_or_default(),
+            "x-kubernetes-list-map-keys" => p.x_list_map_keys = self.go.strings(v),
             "x-kubernetes-list-type" => p.x_list_type = self.string(v),
             "x-kubernetes-map-type" => p.x_map_type = self.string(v),
             "x-kubernetes-validations" => p.x_validations = self.validation_rules(v),
@@ -487,17 +403,17 @@ impl Decoder {
 
 /// Decodes `v` as Go decodes a `*JSONSchemaProps`: `Ok(None)` for `null`.
 pub(crate) fn decode(v: &Value) -> Result<Option<Props>, String> {
-    let mut d = Decoder::new("JSONSchemaProps");
+    let mut d = Decoder::new();
     match v {
         Value::Null => Ok(None),
         Value::Object(map) => match d.props_fields(map) {
             Err(Failure::Abort(e)) => Err(e.to_string()),
-            Ok(p) => match d.saved {
+            Ok(p) => match d.go.take_saved() {
                 Some(e) => Err(e.to_string()),
                 None => Ok(Some(p)),
             },
         },
-        other => Err(d.type_error(json_kind(other), T_PROPS).to_string()),
+        other => Err(d.go.type_error(json_kind(other), T_PROPS).to_string()),
     }
 }
 

@@ -5,12 +5,14 @@
 //! `%v` or by `encoding/json`. These functions reproduce those formats exactly, so that our
 //! messages and outputs equal the reference's byte for byte.
 
+mod decoder;
 mod float;
 mod isprint_table;
 mod json;
 mod quote;
 mod unmarshal;
 
+pub use decoder::FieldDecoder;
 pub use float::{format_float_g, format_float_json, format_float32_g};
 pub use json::{marshal_json, write_json, write_number, write_string};
 pub use quote::{is_print, quote};
