@@ -15,6 +15,7 @@
 
 use std::fmt;
 
+use serde_json::map::Entry;
 use serde_json::{Map, Number, Value};
 
 /// The deepest nesting the API server's decoder accepts.
@@ -150,10 +151,6 @@ impl<'a> Stream<'a> {
             return Ok(None);
         }
         let mut stack: Vec<Frame> = Vec::new();
-        // The path of the value being read, as the API server prints it, with the length of
-        // each parent's prefix so that it can be cut back on the way out.
-        let mut path = String::new();
-        let mut path_marks: Vec<usize> = Vec::new();
         let mut duplicates: Vec<String> = Vec::new();
         loop {
             // Read one value start: a scalar completes at once, a container opens a frame.
@@ -177,14 +174,10 @@ impl<'a> Stream<'a> {
                             Value::Array(Vec::new())
                         })
                     } else if c == b'[' {
-                        path_marks.push(path.len());
-                        path.push_str("[0]");
                         stack.push(Frame::Array(Vec::new()));
                         continue;
                     } else {
                         let key = self.key()?;
-                        path_marks.push(path.len());
-                        push_key(&mut path, &key);
                         stack.push(Frame::Object(Map::new(), Some(key)));
                         continue;
                     }
@@ -203,7 +196,7 @@ impl<'a> Stream<'a> {
             };
             // Hand the finished value to its container, closing containers as they complete.
             while let Some(value) = done.take() {
-                let Some(frame) = stack.last_mut() else {
+                let Some((frame, parents)) = stack.split_last_mut() else {
                     return Ok(Some(DecodedJson { value, duplicates }));
                 };
                 self.skip_ws();
@@ -211,20 +204,12 @@ impl<'a> Stream<'a> {
                     Frame::Array(items) => {
                         items.push(value);
                         match self.input.get(self.pos) {
-                            Some(b',') => {
-                                self.pos += 1;
-                                let mark = *path_marks.last().unwrap_or(&0);
-                                path.truncate(mark);
-                                path.push('[');
-                                path.push_str(&items.len().to_string());
-                                path.push(']');
-                            }
+                            Some(b',') => self.pos += 1,
                             Some(b']') => {
                                 self.pos += 1;
                                 let Some(Frame::Array(items)) = stack.pop() else {
                                     unreachable!()
                                 };
-                                path.truncate(path_marks.pop().unwrap_or(0));
                                 done = Some(Value::Array(items));
                             }
                             Some(&other) => {
@@ -238,25 +223,30 @@ impl<'a> Stream<'a> {
                     }
                     Frame::Object(map, key) => {
                         let k = key.take().unwrap_or_default();
-                        if map.insert(k, value).is_some() && !duplicates.contains(&path) {
-                            duplicates.push(path.clone());
+                        match map.entry(k) {
+                            Entry::Vacant(e) => {
+                                e.insert(value);
+                            }
+                            Entry::Occupied(mut e) => {
+                                // The last value wins; the path is built only for duplicates.
+                                let path = path_to(parents, e.key());
+                                if !duplicates.contains(&path) {
+                                    duplicates.push(path);
+                                }
+                                e.insert(value);
+                            }
                         }
                         match self.input.get(self.pos) {
                             Some(b',') => {
                                 self.pos += 1;
                                 self.skip_ws();
-                                let next = self.key()?;
-                                let mark = *path_marks.last().unwrap_or(&0);
-                                path.truncate(mark);
-                                push_key(&mut path, &next);
-                                *key = Some(next);
+                                *key = Some(self.key()?);
                             }
                             Some(b'}') => {
                                 self.pos += 1;
                                 let Some(Frame::Object(map, _)) = stack.pop() else {
                                     unreachable!()
                                 };
-                                path.truncate(path_marks.pop().unwrap_or(0));
                                 done = Some(Value::Object(map));
                             }
                             Some(&other) => {
@@ -518,12 +508,31 @@ impl<'a> Stream<'a> {
     }
 }
 
-/// Appends `.key` (or `key` at the start) to a path.
-fn push_key(path: &mut String, key: &str) {
+/// The path of `key` in the innermost object, below the open containers `parents`, as the
+/// API server prints it: keys joined by `.`, indices as `[i]`.
+fn path_to(parents: &[Frame], key: &str) -> String {
+    let mut path = String::new();
+    for frame in parents {
+        match frame {
+            Frame::Array(items) => {
+                path.push('[');
+                path.push_str(&items.len().to_string());
+                path.push(']');
+            }
+            Frame::Object(_, Some(k)) => {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(k);
+            }
+            Frame::Object(_, None) => {}
+        }
+    }
     if !path.is_empty() {
         path.push('.');
     }
     path.push_str(key);
+    path
 }
 
 /// How Go's scanner names a byte in its errors.

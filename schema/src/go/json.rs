@@ -1,5 +1,7 @@
 //! `encoding/json.Marshal` for JSON values.
 
+use std::fmt::Write;
+
 use serde_json::Value;
 
 use super::float::format_float_json;
@@ -56,10 +58,10 @@ pub fn write_json(out: &mut String, v: &Value) {
 /// Appends a JSON number: integers as digits, floats as Go prints a float64.
 pub fn write_number(out: &mut String, n: &serde_json::Number) {
     if let Some(i) = n.as_i64() {
-        out.push_str(&i.to_string());
+        let _ = write!(out, "{i}");
     } else if let Some(u) = n.as_u64() {
         // Not produced by our decoders (they turn these into floats), but print faithfully.
-        out.push_str(&u.to_string());
+        let _ = write!(out, "{u}");
     } else {
         out.push_str(&format_float_json(n.as_f64().unwrap_or(f64::NAN)));
     }
@@ -70,37 +72,42 @@ pub fn write_string(out: &mut String, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
     let bytes = s.as_bytes();
-    let mut start = 0;
-    for (i, c) in s.char_indices() {
-        let esc: Option<&str> = match c {
-            '"' => Some("\\\""),
-            '\\' => Some("\\\\"),
-            '\n' => Some("\\n"),
-            '\r' => Some("\\r"),
-            '\t' => Some("\\t"),
-            '\u{8}' => Some("\\b"),
-            '\u{c}' => Some("\\f"),
-            _ => None,
+    let (mut start, mut i) = (0, 0);
+    while i < bytes.len() {
+        let b = bytes[i];
+        // Most bytes need no escape: scan on without touching `out`.
+        let (short, code, width): (Option<&str>, u32, usize) = match b {
+            b'"' => (Some("\\\""), 0, 1),
+            b'\\' => (Some("\\\\"), 0, 1),
+            b'\n' => (Some("\\n"), 0, 1),
+            b'\r' => (Some("\\r"), 0, 1),
+            b'\t' => (Some("\\t"), 0, 1),
+            0x08 => (Some("\\b"), 0, 1),
+            0x0c => (Some("\\f"), 0, 1),
+            0..=0x1f | b'<' | b'>' | b'&' => (None, u32::from(b), 1),
+            // U+2028 and U+2029 (E2 80 A8/A9) break JavaScript; Go escapes them.
+            0xe2 if bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xa8 | 0xa9)) => {
+                (None, 0x2000 | u32::from(bytes[i + 2] - 0x80), 3)
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
         };
-        let needs_hex = esc.is_none()
-            && ((c as u32) < 0x20 || c == '<' || c == '>' || c == '&' || c == '\u{2028}' || c == '\u{2029}');
-        if esc.is_none() && !needs_hex {
-            continue;
-        }
         out.push_str(&s[start..i]);
-        match esc {
+        match short {
             Some(e) => out.push_str(e),
             None => {
-                let cp = c as u32;
                 out.push_str("\\u");
                 for shift in [12, 8, 4, 0] {
-                    out.push(HEX[((cp >> shift) & 0xf) as usize] as char);
+                    out.push(HEX[((code >> shift) & 0xf) as usize] as char);
                 }
             }
         }
-        start = i + c.len_utf8();
+        i += width;
+        start = i;
     }
-    out.push_str(&s[start..bytes.len()]);
+    out.push_str(&s[start..]);
     out.push('"');
 }
 
