@@ -48,3 +48,8 @@ pub use interpreter::Interpreter;
 pub use kstruct_schema as schema;
 pub use pipeline::{DecodeOptions, Decoded, FieldValidation, Pipeline, PruneOptions, PruneReport};
 pub use registry::{RegisteredCrd, Registry, parse_group_version};
+
+/// The README's example runs as a doctest, so it cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
