@@ -171,6 +171,37 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Arbitrary bytes, and arbitrary mutations of a valid manifest, through every reader.
+    #[test]
+    fn readers_never_panic(
+        bytes in prop::collection::vec(any::<u8>(), 0..200),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..6),
+    ) {
+        for doc in kstruct::input::read_documents(&bytes, "fuzz") {
+            let _ = doc.value;
+        }
+        let _ = kstruct::json::decode(&bytes);
+        let mut manifest = b"apiVersion: v1\nkind: K\nmetadata: {name: a, labels: {x: \"1\"}}\nspec:\n  - [1, 2.5, {a: b}]\n  - &x y\n  - *x\n".to_vec();
+        for (at, byte) in edits {
+            let i = at.index(manifest.len());
+            manifest[i] = byte;
+        }
+        for doc in kstruct::input::read_documents(&manifest, "fuzz") {
+            if let Ok(v) = doc.value {
+                let _ = kstruct::schema::convert::from_value(&v);
+            }
+        }
+        let json = serde_json::to_vec(&json!({"a": [1, {"b": "c"}], "d": null})).unwrap();
+        let mut json = json;
+        let i = (bytes.len() * 7) % json.len();
+        json[i] = bytes.first().copied().unwrap_or(b'{');
+        let _ = kstruct::json::decode(&json);
+    }
+}
+
 #[test]
 fn unknown_types_and_shapes_never_panic() {
     let schemas = [
