@@ -11,11 +11,17 @@ fuzz_target!(|data: &[u8]| {
         Some(i) => (&data[..i], &data[i + 1..]),
         None => (data, &b"{}"[..]),
     };
-    let Ok(schema) = kstruct::json::decode(schema) else { return };
-    let Ok(Some(mut s)) = kstruct::schema::convert::from_value(&schema.value) else { return };
+    let Ok(schema) = kstruct::json::decode(schema) else {
+        return;
+    };
+    let Ok(Some(mut s)) = kstruct::schema::convert::from_value(&schema.value) else {
+        return;
+    };
     let _ = kstruct::schema::validation::validate_structural(&Path::nil(), &s);
     let _ = kstruct::interpreter::prune_defaults(&mut s);
-    let Ok(object) = kstruct::json::decode(object) else { return };
+    let Ok(object) = kstruct::json::decode(object) else {
+        return;
+    };
     for root in [true, false] {
         let mut v = object.value.clone();
         kstruct::interpreter::prune(&mut v, Some(&s), root, true);

@@ -8,8 +8,13 @@ fuzz_target!(|data: &[u8]| {
     for doc in kstruct::input::read_documents(data, "fuzz") {
         if let Ok(v) = doc.value {
             let text = kstruct::schema::yaml::emit(&v);
-            let back = kstruct::schema::yaml::to_json(&text).expect("emitted YAML reads back").value;
-            assert_eq!(kstruct::schema::go::marshal_json(&back), kstruct::schema::go::marshal_json(&v));
+            let back = kstruct::schema::yaml::to_json(&text)
+                .expect("emitted YAML reads back")
+                .value;
+            assert_eq!(
+                kstruct::schema::go::marshal_json(&back),
+                kstruct::schema::go::marshal_json(&v)
+            );
             kstruct::json::dispose(back);
             kstruct::json::dispose(v);
         }
