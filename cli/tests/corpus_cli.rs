@@ -3,45 +3,17 @@
 //! apiVersion. Skips loudly when ../shared is absent.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use kstruct_tests::{announce, json_eq, require_shared};
 use serde_json::Value;
-
-fn shared() -> Option<PathBuf> {
-    let dir = match std::env::var_os("KSTRUCT_SHARED") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"),
-    };
-    if dir.join("conformance").is_dir() {
-        Some(dir)
-    } else {
-        announce("*** SKIPPED corpus via the CLI: ../shared (conformance data) not found; set KSTRUCT_SHARED ***");
-        None
-    }
-}
-
-/// Prints past the test harness's output capture, so the line shows in every run.
-fn announce(line: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "{line}");
-}
-
-fn json_eq(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_eq(a, b)),
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
-        }
-        _ => a == b,
-    }
-}
 
 /// Runs `kstruct <command> --report --crd <crd>` on every corpus instance of each CRD and
 /// compares objects (and, for prune, unknown fields) with the reference's.
 fn run(command: &str, file: &str) {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = require_shared(&format!("{file} via the CLI")) else {
+        return;
+    };
     let text = std::fs::read_to_string(shared.join("conformance").join(file)).unwrap();
     let mut by_crd: BTreeMap<String, Vec<Value>> = BTreeMap::new();
     for line in text.lines().filter(|l| !l.is_empty()) {

@@ -85,17 +85,23 @@ fn go_unquote(q: &str) -> String {
     out
 }
 
+/// The data lines of a Go reference corpus: a Go-quoted pattern, a tab, Go's answer.
+fn corpus_lines(corpus: &str) -> impl Iterator<Item = (String, &str)> {
+    corpus
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|line| {
+            let (pattern, expected) = line.split_once('\t').expect("tab-separated line");
+            (go_unquote(pattern), expected)
+        })
+}
+
 #[test]
 fn go_corpus() {
     let corpus = include_str!("testdata/go_corpus.txt");
     let mut count = 0;
     let mut failures = Vec::new();
-    for line in corpus.lines() {
-        if line.starts_with('#') || line.is_empty() {
-            continue;
-        }
-        let (pattern, expected) = line.split_once('\t').expect("tab-separated line");
-        let pattern = go_unquote(pattern);
+    for (pattern, expected) in corpus_lines(corpus) {
         let expected = if expected == "ok" {
             "ok".to_string()
         } else {
@@ -500,12 +506,7 @@ fn go_trees() {
     let corpus = include_str!("testdata/go_trees.txt");
     let mut count = 0;
     let mut failures = Vec::new();
-    for line in corpus.lines() {
-        if line.starts_with('#') || line.is_empty() {
-            continue;
-        }
-        let (pattern, expected) = line.split_once('\t').expect("tab-separated line");
-        let pattern = go_unquote(pattern);
+    for (pattern, expected) in corpus_lines(corpus) {
         match super::parser::dump_tree(pattern.as_bytes()) {
             Ok(tree) if tree == expected => {}
             got => failures.push(format!("{pattern:?}\n  go:   {expected}\n  ours: {got:?}")),
