@@ -29,7 +29,7 @@ pub enum Error {
     /// A CRD document is not usable, or a lookup found no matching CRD.
     #[error("{0}")]
     Crd(String),
-    /// The operation is not available yet in this version of kstruct.
-    #[error("not implemented yet: {0}")]
-    NotImplemented(&'static str),
+    /// The API server would reject the body (see [`Rejection`](crate::decode::Rejection)).
+    #[error("{}", .0.message)]
+    Rejected(crate::decode::Rejection),
 }

@@ -60,20 +60,51 @@ pub struct DecodedJson {
 /// assert_eq!(d.duplicates, ["b.c", "a"]);
 /// ```
 pub fn decode(input: &[u8]) -> Result<DecodedJson, JsonError> {
+    let body = decode_body(input)?;
+    match body.range_error {
+        Some(e) => {
+            dispose(body.decoded.value);
+            Err(e)
+        }
+        None => Ok(body.decoded),
+    }
+}
+
+/// A request body as the API server's decoders see it: the value, plus what Go notices in
+/// separate passes over the same bytes.
+pub(crate) struct Body {
+    /// The value; a number beyond `f64` reads as `0` here (see `range_error`).
+    pub decoded: DecodedJson,
+    /// The first number beyond `f64`: Go's syntax check accepts it, its value decoding fails.
+    pub range_error: Option<JsonError>,
+    /// Top-level keys that Go's case-insensitive TypeMeta pre-parse matches to `kind` or
+    /// `apiVersion`, in document order (repeats included), with the JSON kind of each value.
+    pub type_meta: Vec<(String, &'static str, Option<String>)>,
+}
+
+/// Decodes exactly one value, keeping the facts [`Body`] describes. Syntax errors anywhere
+/// (and nesting beyond [`MAX_DEPTH`]) win over a range error, as Go checks syntax first.
+pub(crate) fn decode_body(input: &[u8]) -> Result<Body, JsonError> {
     let mut stream = Stream::new(input);
-    let first = stream.next_value()?;
+    stream.record_type_meta = true;
+    let first = stream.read()?;
     let Some(decoded) = first else {
         return Err(stream.error_at(stream.pos, "unexpected end of JSON input"));
     };
     stream.skip_ws();
     if stream.pos < input.len() {
         let c = input[stream.pos];
+        dispose(decoded.value);
         return Err(stream.error_at(
             stream.pos,
             &format!("invalid character {} after top-level value", describe(c)),
         ));
     }
-    Ok(decoded)
+    Ok(Body {
+        decoded,
+        range_error: stream.range_error.take(),
+        type_meta: std::mem::take(&mut stream.type_meta),
+    })
 }
 
 /// A sequence of JSON values in one input, as `kubectl` reads a JSON stream.
@@ -83,6 +114,10 @@ pub struct Stream<'a> {
     /// Lines counted so far: the line of byte `line_at`, so that asking for the lines of
     /// successive documents costs one pass over the input in all.
     line_at: std::cell::Cell<(usize, usize)>,
+    /// The first number beyond `f64` in the value being read.
+    range_error: Option<JsonError>,
+    record_type_meta: bool,
+    type_meta: Vec<(String, &'static str, Option<String>)>,
 }
 
 /// A container being built.
@@ -99,6 +134,9 @@ impl<'a> Stream<'a> {
             input,
             pos: 0,
             line_at: std::cell::Cell::new((0, 1)),
+            range_error: None,
+            record_type_meta: false,
+            type_meta: Vec::new(),
         }
     }
 
@@ -147,6 +185,19 @@ impl<'a> Stream<'a> {
 
     /// Reads the next value, or `None` at the end of the input.
     pub fn next_value(&mut self) -> Result<Option<DecodedJson>, JsonError> {
+        let value = self.read()?;
+        match self.range_error.take() {
+            Some(e) => {
+                if let Some(d) = value {
+                    dispose(d.value);
+                }
+                Err(e)
+            }
+            None => Ok(value),
+        }
+    }
+
+    fn read(&mut self) -> Result<Option<DecodedJson>, JsonError> {
         if self.at_end() {
             return Ok(None);
         }
@@ -223,6 +274,11 @@ impl<'a> Stream<'a> {
                     }
                     Frame::Object(map, key) => {
                         let k = key.take().unwrap_or_default();
+                        if self.record_type_meta && parents.is_empty() && folds_to_type_meta(&k) {
+                            let text = value.as_str().map(str::to_string);
+                            self.type_meta
+                                .push((k.clone(), kstruct_schema::go::json_kind(&value), text));
+                        }
                         match map.entry(k) {
                             Entry::Vacant(e) => {
                                 e.insert(value);
@@ -366,10 +422,16 @@ impl<'a> Stream<'a> {
         }
         match text.parse::<f64>() {
             Ok(f) if f.is_finite() => Ok(Value::Number(Number::from_f64(f).unwrap_or_else(|| 0.into()))),
-            _ => Err(self.error_at(
-                start,
-                &format!("cannot unmarshal number {text} into Go value of type float64"),
-            )),
+            _ => {
+                // Go's syntax check accepts the literal; only its conversion fails, later.
+                if self.range_error.is_none() {
+                    self.range_error = Some(self.error_at(
+                        start,
+                        &format!("json: cannot unmarshal number {text} into Go value of type float64"),
+                    ));
+                }
+                Ok(Value::Number(0.into()))
+            }
         }
     }
 
@@ -533,6 +595,22 @@ fn path_to(parents: &[Frame], key: &str) -> String {
     }
     path.push_str(key);
     path
+}
+
+/// Whether Go's `encoding/json` matches `key` to the field `kind` or `apiVersion`: case is
+/// folded (ASCII, plus the Kelvin sign for `k` and the long s for `s`, which fold with them).
+pub(crate) fn folds_to_type_meta(key: &str) -> bool {
+    folds_to(key, "kind") || folds_to(key, "apiversion")
+}
+
+/// Whether `key` equals the lower-case ASCII `name` under Go's case folding.
+pub(crate) fn folds_to(key: &str, name: &str) -> bool {
+    let folded = key.chars().map(|c| match c {
+        '\u{212a}' => 'k',
+        '\u{17f}' => 's',
+        c => c.to_ascii_lowercase(),
+    });
+    folded.eq(name.chars())
 }
 
 /// How Go's scanner names a byte in its errors.

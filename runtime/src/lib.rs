@@ -6,7 +6,10 @@
 //!
 //! - [`schema`]: the structural-schema IR, its conversion from CRDs and its validation
 //!   (re-exported from `kstruct-schema`);
-//! - [`Pipeline`]: prune, drop nulls, default (and, soon, decode) as one object-safe trait;
+//! - [`Pipeline`]: prune, drop nulls, coerce embedded resources, default and decode, as one
+//!   object-safe trait;
+//! - [`decode`]: the API server's write path (fieldValidation Strict/Warn/Ignore) and read
+//!   path, from raw bytes;
 //! - [`Interpreter`]: the `Pipeline` that walks a schema: the executable specification that
 //!   compiled code is checked against, and the fallback for CRDs only known at run time;
 //! - [`Registry`]: CRDs loaded at run time, by group, version and kind;
@@ -35,6 +38,7 @@
 //! assert_eq!(report.unknown_fields, ["spec.colour"]);
 //! ```
 
+pub mod decode;
 mod error;
 pub mod input;
 pub mod interpreter;
@@ -43,10 +47,11 @@ pub mod objectmeta;
 mod pipeline;
 mod registry;
 
+pub use decode::{BodyFormat, DecodeOptions, Decoded, FieldValidation, Rejection};
 pub use error::Error;
 pub use interpreter::Interpreter;
 pub use kstruct_schema as schema;
-pub use pipeline::{DecodeOptions, Decoded, FieldValidation, Pipeline, PruneOptions, PruneReport};
+pub use pipeline::{GroupVersionKind, Pipeline, PruneOptions, PruneReport};
 pub use registry::{RegisteredCrd, Registry, parse_group_version};
 
 /// The README's example runs as a doctest, so it cannot rot.

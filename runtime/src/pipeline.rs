@@ -2,7 +2,11 @@
 
 use serde_json::Value;
 
+use kstruct_schema::field::FieldError;
+
 use crate::Error;
+use crate::decode::{self, DecodeOptions, Decoded, OneVersion};
+use crate::objectmeta::CoerceOptions;
 
 /// Options of [`Pipeline::prune`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -22,34 +26,26 @@ pub struct PruneReport {
     pub unknown_fields: Vec<String>,
 }
 
-/// The API server's `fieldValidation` modes (KEP-2885).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub enum FieldValidation {
-    /// Unknown and duplicate fields fail the request.
-    Strict,
-    /// Unknown and duplicate fields become warnings (the API server's default).
-    #[default]
-    Warn,
-    /// Unknown fields are dropped silently.
-    Ignore,
+/// The group, version and kind a pipeline serves.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct GroupVersionKind {
+    /// The API group (`example.com`; empty for the core group).
+    pub group: String,
+    /// The version (`v1`).
+    pub version: String,
+    /// The kind (`Widget`).
+    pub kind: String,
 }
 
-/// Options of [`Pipeline::decode`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct DecodeOptions {
-    /// How to treat unknown and duplicate fields.
-    pub field_validation: FieldValidation,
-}
-
-/// An object decoded as the API server decodes it.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Decoded {
-    /// The object as the API server would store it: pruned, normalised, defaulted.
-    pub object: Value,
-    /// Warnings the API server would return.
-    pub warnings: Vec<String>,
-    /// Unknown-field paths, in the API server's order.
-    pub unknown_fields: Vec<String>,
+impl GroupVersionKind {
+    /// `GroupVersionKind { group, version, kind }`.
+    pub fn new(group: impl Into<String>, version: impl Into<String>, kind: impl Into<String>) -> Self {
+        GroupVersionKind {
+            group: group.into(),
+            version: version.into(),
+            kind: kind.into(),
+        }
+    }
 }
 
 /// What the API server does to custom resources of one kind and version, as one object-safe
@@ -83,9 +79,43 @@ pub trait Pipeline: Send + Sync {
     /// Applies the schema's defaults.
     fn default(&self, value: &mut Value);
 
-    /// Decodes a request body through the API server's write path.
-    fn decode(&self, body: &[u8], options: &DecodeOptions) -> Result<Decoded, Error>;
+    /// Checks and normalises embedded resources (`x-kubernetes-embedded-resource`) below the
+    /// root, as decoding does: `apiVersion` and `kind` must be strings, `metadata` is
+    /// round-tripped through ObjectMeta. Returns the unknown metadata paths (sorted) when
+    /// asked for, or the first error (`spec.template.apiVersion: Invalid value: 1: must be a
+    /// string`).
+    ///
+    /// # Errors
+    /// The first embedded resource whose TypeMeta or ObjectMeta does not decode, unless
+    /// `options.drop_invalid_fields`.
+    fn coerce_embedded(&self, value: &mut Value, options: CoerceOptions) -> Result<Vec<String>, FieldError>;
 
-    /// Decodes a stored object through the API server's read-from-storage path.
-    fn decode_storage(&self, body: &[u8]) -> Result<Decoded, Error>;
+    /// The group, version and kind this pipeline serves, if it serves one: decoding then
+    /// treats it as a CRD with this one version (other versions of the kind get an empty
+    /// schema, other kinds are left alone). `None` (the default) serves every object.
+    fn resource(&self) -> Option<&GroupVersionKind> {
+        None
+    }
+
+    /// Whether the CRD has `spec.preserveUnknownFields: true` (decoding then never prunes).
+    fn preserves_unknown_fields(&self) -> bool {
+        false
+    }
+
+    /// Decodes a request body through the API server's write path (see [`decode::request`]).
+    ///
+    /// # Errors
+    /// [`Error::Rejected`] when the API server would reject the body.
+    fn decode(&self, body: &[u8], options: &DecodeOptions) -> Result<Decoded, Error> {
+        decode::request(&OneVersion(self), body, options)
+    }
+
+    /// Decodes a stored object through the API server's read-from-storage path (see
+    /// [`decode::storage`]).
+    ///
+    /// # Errors
+    /// [`Error::Rejected`] when the stored bytes cannot be read.
+    fn decode_storage(&self, body: &[u8]) -> Result<Decoded, Error> {
+        decode::storage(&OneVersion(self), body)
+    }
 }

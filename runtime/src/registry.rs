@@ -6,8 +6,10 @@ use std::sync::Arc;
 use kstruct_schema::crd::{self, CustomResourceDefinition};
 
 use crate::Error;
+use crate::decode::{self, DecodeOptions, Decoded, Resolve, Selected};
 use crate::input;
 use crate::interpreter::Interpreter;
+use crate::pipeline::GroupVersionKind;
 
 /// One registered CRD, with each version's schema converted and its defaults pruned once.
 #[derive(Debug, Clone)]
@@ -27,11 +29,17 @@ impl RegisteredCrd {
             .iter()
             .map(|v| {
                 let interp = v.structural().map(|s| {
-                    Arc::new(if crd.preserve_unknown_fields {
+                    let interp = if crd.preserve_unknown_fields {
                         Interpreter::without_default_pruning(s)
                     } else {
                         Interpreter::new(s)
-                    })
+                    };
+                    let gvk = GroupVersionKind::new(&crd.group, &v.name, &crd.kind);
+                    Arc::new(
+                        interp
+                            .with_resource(gvk)
+                            .with_preserve_unknown_fields(crd.preserve_unknown_fields),
+                    )
                 });
                 (v.name.clone(), interp)
             })
@@ -48,6 +56,50 @@ impl RegisteredCrd {
     /// Names of the versions, in document order.
     pub fn version_names(&self) -> impl Iterator<Item = &str> {
         self.versions.iter().map(|(n, _)| n.as_str())
+    }
+
+    /// Decodes a request body as this CRD's endpoint would (see [`decode::request`]).
+    ///
+    /// # Errors
+    /// [`Error::Rejected`] when the API server would reject the body; [`Error::Schema`] when
+    /// the version the object names has a schema that did not convert.
+    pub fn decode(&self, body: &[u8], options: &DecodeOptions) -> Result<Decoded, Error> {
+        decode::request(self, body, options)
+    }
+
+    /// Decodes a stored object of this CRD (see [`decode::storage`]).
+    ///
+    /// # Errors
+    /// As [`decode`](RegisteredCrd::decode).
+    pub fn decode_storage(&self, body: &[u8]) -> Result<Decoded, Error> {
+        decode::storage(self, body)
+    }
+}
+
+impl Resolve for RegisteredCrd {
+    type Pipeline = Interpreter;
+
+    fn served_kind(&self) -> Option<&str> {
+        Some(&self.crd.kind)
+    }
+
+    fn resolve(&self, group: &str, version: &str, kind: &str) -> Result<Selected<'_, Interpreter>, Error> {
+        if group != self.crd.group || kind != self.crd.kind {
+            return Ok(Selected::Other);
+        }
+        let preserve_unknown_fields = self.crd.preserve_unknown_fields;
+        let pipeline = match self.version(version) {
+            None => None,
+            Some(Ok(p)) => Some(&**p),
+            // With preserveUnknownFields the API server serves a schema that does not convert
+            // as no schema at all; otherwise it does not serve the CRD.
+            Some(Err(_)) if preserve_unknown_fields => None,
+            Some(Err(e)) => return Err(Error::Crd(format!("CRD {} version {version}: {e}", self.crd.name))),
+        };
+        Ok(Selected::Crd {
+            pipeline,
+            preserve_unknown_fields,
+        })
     }
 }
 
@@ -130,6 +182,39 @@ impl Registry {
     /// All registered CRDs, in registration order.
     pub fn crds(&self) -> &[RegisteredCrd] {
         &self.crds
+    }
+
+    /// Decodes a request body with the CRD its group and kind name (see
+    /// [`decode::request`]); an object of no registered CRD is decoded without a schema.
+    ///
+    /// # Errors
+    /// As [`RegisteredCrd::decode`].
+    pub fn decode(&self, body: &[u8], options: &DecodeOptions) -> Result<Decoded, Error> {
+        decode::request(self, body, options)
+    }
+
+    /// Decodes a stored object with the CRD its group and kind name (see
+    /// [`decode::storage`]).
+    ///
+    /// # Errors
+    /// As [`RegisteredCrd::decode`].
+    pub fn decode_storage(&self, body: &[u8]) -> Result<Decoded, Error> {
+        decode::storage(self, body)
+    }
+}
+
+impl Resolve for Registry {
+    type Pipeline = Interpreter;
+
+    fn served_kind(&self) -> Option<&str> {
+        None
+    }
+
+    fn resolve(&self, group: &str, version: &str, kind: &str) -> Result<Selected<'_, Interpreter>, Error> {
+        match self.find(group, kind) {
+            Some(crd) => crd.resolve(group, version, kind),
+            None => Ok(Selected::Other),
+        }
     }
 }
 

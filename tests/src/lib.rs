@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use kstruct::RegisteredCrd;
 use kstruct::schema::Structural;
 use kstruct::schema::crd::CustomResourceDefinition;
 use serde_json::Value;
@@ -139,6 +140,7 @@ pub struct CrdCache {
     root: PathBuf,
     crds: HashMap<String, CustomResourceDefinition>,
     schemas: HashMap<(String, String, bool), Option<Arc<Structural>>>,
+    endpoints: HashMap<(String, String), Arc<RegisteredCrd>>,
 }
 
 impl CrdCache {
@@ -148,6 +150,7 @@ impl CrdCache {
             root: shared.join("corpus/crds"),
             crds: HashMap::new(),
             schemas: HashMap::new(),
+            endpoints: HashMap::new(),
         }
     }
 
@@ -183,5 +186,20 @@ impl CrdCache {
         let schema = schema.map(Arc::new);
         self.schemas.insert(key, schema.clone());
         schema
+    }
+
+    /// The CRD in `file` registered with `version` only, as the conformance runs registered
+    /// it (objects naming another version get an empty schema).
+    pub fn single_version(&mut self, file: &str, version: &str) -> Arc<RegisteredCrd> {
+        let key = (file.to_string(), version.to_string());
+        if let Some(e) = self.endpoints.get(&key) {
+            return e.clone();
+        }
+        let mut crd = self.get(file).clone();
+        crd.versions.retain(|v| v.name == version);
+        assert_eq!(crd.versions.len(), 1, "{file}: no version {version}");
+        let endpoint = Arc::new(RegisteredCrd::new(crd));
+        self.endpoints.insert(key, endpoint.clone());
+        endpoint
     }
 }

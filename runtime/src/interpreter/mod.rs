@@ -14,9 +14,10 @@ pub use prune_defaults::prune_defaults;
 use serde_json::Value;
 
 use kstruct_schema::Structural;
+use kstruct_schema::field::{FieldError, Path};
 
-use crate::Error;
-use crate::pipeline::{DecodeOptions, Decoded, Pipeline, PruneOptions, PruneReport};
+use crate::objectmeta::{self, CoerceOptions};
+use crate::pipeline::{GroupVersionKind, Pipeline, PruneOptions, PruneReport};
 
 /// A [`Pipeline`] that interprets a schema: the fallback for CRDs only known at run time and
 /// the oracle for generated code.
@@ -24,6 +25,8 @@ use crate::pipeline::{DecodeOptions, Decoded, Pipeline, PruneOptions, PruneRepor
 pub struct Interpreter {
     schema: Option<Structural>,
     default_pruning_error: Option<String>,
+    resource: Option<GroupVersionKind>,
+    preserve_unknown_fields: bool,
 }
 
 impl Interpreter {
@@ -35,6 +38,7 @@ impl Interpreter {
         Interpreter {
             schema,
             default_pruning_error,
+            ..<Interpreter as Default>::default()
         }
     }
 
@@ -43,8 +47,21 @@ impl Interpreter {
     pub fn without_default_pruning(schema: Option<Structural>) -> Interpreter {
         Interpreter {
             schema,
-            default_pruning_error: None,
+            ..<Interpreter as Default>::default()
         }
+    }
+
+    /// Serves `resource` only: decoding treats the interpreter as a CRD with this one version
+    /// (see [`Pipeline::resource`]).
+    pub fn with_resource(mut self, resource: GroupVersionKind) -> Interpreter {
+        self.resource = Some(resource);
+        self
+    }
+
+    /// Marks the CRD as `spec.preserveUnknownFields: true`: decoding does not prune.
+    pub fn with_preserve_unknown_fields(mut self, preserve: bool) -> Interpreter {
+        self.preserve_unknown_fields = preserve;
+        self
     }
 
     /// The schema being interpreted (after default pruning).
@@ -79,16 +96,16 @@ impl Pipeline for Interpreter {
         default(value, self.schema.as_ref());
     }
 
-    fn decode(&self, _body: &[u8], _options: &DecodeOptions) -> Result<Decoded, Error> {
-        Err(Error::NotImplemented(
-            "decoding request bodies (the write path with fieldValidation)",
-        ))
+    fn coerce_embedded(&self, value: &mut Value, options: CoerceOptions) -> Result<Vec<String>, FieldError> {
+        objectmeta::coerce(&Path::nil(), value, self.schema.as_ref(), false, options)
     }
 
-    fn decode_storage(&self, _body: &[u8]) -> Result<Decoded, Error> {
-        Err(Error::NotImplemented(
-            "decoding stored objects (the read-from-storage path)",
-        ))
+    fn resource(&self) -> Option<&GroupVersionKind> {
+        self.resource.as_ref()
+    }
+
+    fn preserves_unknown_fields(&self) -> bool {
+        self.preserve_unknown_fields
     }
 }
 

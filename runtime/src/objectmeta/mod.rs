@@ -104,7 +104,7 @@ pub fn set_object_meta(obj: &mut Map<String, Value>, meta: Option<&ObjectMeta>) 
 }
 
 /// The Go type name `%T` prints for a decoded JSON value.
-fn go_type_name(v: &Value) -> &'static str {
+pub(crate) fn go_type_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "<nil>",
         Value::Bool(_) => "bool",

@@ -1,0 +1,223 @@
+//! Reading a request body into an object: what the API server's JSON serializer does before
+//! any schema is involved (YAML conversion, the TypeMeta pre-parse, strict JSON decoding and
+//! the check that the object names its kind).
+
+use serde_json::{Map, Value};
+
+use kstruct_schema::go::{json_kind, marshal_json, quote};
+use kstruct_schema::yaml;
+
+use super::BodyFormat;
+use super::message;
+use crate::json::{self, dispose};
+
+/// sigs.k8s.io/json keeps at most this many strict errors per decode.
+const MAX_STRICT_ERRORS: usize = 100;
+
+/// A body read into an object.
+pub(super) struct Read {
+    /// The decoded object (for repeated keys, the last value).
+    pub object: Map<String, Value>,
+    /// The strict decoder's errors, in its order: the YAML duplicate-key error, then
+    /// `duplicate field "..."` for JSON. Empty unless decoding strictly.
+    pub strict_errors: Vec<String>,
+    /// Paths of the repeated JSON keys, in document order. Empty unless decoding strictly.
+    pub duplicate_fields: Vec<String>,
+}
+
+/// A body the serializer rejects.
+#[derive(Debug)]
+pub(super) struct Failure {
+    /// The serializer's error text.
+    pub cause: String,
+    /// The group/version/kind the serializer reports with the error, when it has one
+    /// (`(kind, version)`); the API server's message depends on it.
+    pub gvk: Option<(String, String)>,
+}
+
+impl Failure {
+    fn new(cause: impl Into<String>) -> Failure {
+        Failure {
+            cause: cause.into(),
+            gvk: None,
+        }
+    }
+}
+
+/// Which format a body is in: JSON when its first non-space byte is `{`, else YAML.
+pub(super) fn sniff(body: &[u8], format: BodyFormat) -> BodyFormat {
+    match format {
+        BodyFormat::Auto => {
+            let first = body.iter().find(|b| !b.is_ascii_whitespace());
+            if first == Some(&b'{') {
+                BodyFormat::Json
+            } else {
+                BodyFormat::Yaml
+            }
+        }
+        f => f,
+    }
+}
+
+/// Reads `body` as the serializer does; `strict` is fieldValidation Strict or Warn.
+pub(super) fn read(body: &[u8], format: BodyFormat, strict: bool) -> Result<Read, Failure> {
+    match sniff(body, format) {
+        BodyFormat::Yaml => read_yaml(body, strict),
+        _ => read_json(body, strict),
+    }
+}
+
+fn read_json(body: &[u8], strict: bool) -> Result<Read, Failure> {
+    let decoded = json::decode_body(body).map_err(|e| Failure::new(message::parse_error(&e)))?;
+    let value = decoded.decoded.value;
+    // The pre-parse reads apiVersion/kind case-insensitively, every occurrence in document
+    // order, and keeps the first type error.
+    let mut pre = PreParse::default();
+    let mut outcome = match &value {
+        Value::Object(_) | Value::Null => Ok(()),
+        other => Err(pre.root_error(other)),
+    };
+    if outcome.is_ok() {
+        for (key, kind, text) in &decoded.type_meta {
+            if let Err(e) = pre.field(key, kind, text.as_deref()) {
+                outcome = Err(e);
+                break;
+            }
+        }
+    }
+    if let Err(cause) = outcome {
+        dispose(value);
+        return Err(Failure::new(cause));
+    }
+    if let Some(e) = decoded.range_error {
+        dispose(value);
+        return Err(Failure {
+            cause: e.message,
+            gvk: Some(pre.gvk()),
+        });
+    }
+    let (strict_errors, duplicate_fields) = if strict {
+        let mut dups = decoded.decoded.duplicates;
+        dups.truncate(MAX_STRICT_ERRORS);
+        let errors = dups.iter().map(|p| format!("duplicate field {}", quote(p))).collect();
+        (errors, dups)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let object = match value {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    require_kind(
+        Read {
+            object,
+            strict_errors,
+            duplicate_fields,
+        },
+        |_| String::from_utf8_lossy(body).into_owned(),
+    )
+}
+
+fn read_yaml(body: &[u8], strict: bool) -> Result<Read, Failure> {
+    let converted = yaml::to_json_bytes(body).map_err(|e| Failure::new(e.message()))?;
+    // The serializer goes on with the JSON that YAMLToJSON wrote: keys sorted, no repeats.
+    let mut pre = PreParse::default();
+    let outcome = match &converted.value {
+        Value::Object(m) => m
+            .iter()
+            .filter(|(k, _)| json::folds_to_type_meta(k))
+            .try_for_each(|(k, v)| pre.field(k, json_kind(v), v.as_str())),
+        Value::Null => Ok(()),
+        other => Err(pre.root_error(other)),
+    };
+    let strict_errors: Vec<String> = if strict {
+        converted.strict_error().into_iter().collect()
+    } else {
+        Vec::new()
+    };
+    let value = converted.value;
+    if let Err(cause) = outcome {
+        dispose(value);
+        return Err(Failure::new(cause));
+    }
+    let root_null = value.is_null();
+    let object = match value {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    // The missing-kind message quotes the original body when decoding strictly, and the JSON
+    // YAMLToJSON wrote otherwise.
+    let data = |object: &Map<String, Value>| {
+        if strict {
+            String::from_utf8_lossy(body).into_owned()
+        } else if root_null {
+            "null".to_string()
+        } else {
+            marshal_json(&Value::Object(object.clone()))
+        }
+    };
+    require_kind(
+        Read {
+            object,
+            strict_errors,
+            duplicate_fields: Vec::new(),
+        },
+        data,
+    )
+}
+
+/// Fails unless the object names a kind: `kind` must be a non-empty string and `apiVersion`
+/// must parse (an unparsable apiVersion empties the whole group/version/kind).
+fn require_kind(read: Read, data: impl FnOnce(&Map<String, Value>) -> String) -> Result<Read, Failure> {
+    let kind = read.object.get("kind").and_then(Value::as_str).unwrap_or("");
+    let api_version = read.object.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    if kind.is_empty() || crate::parse_group_version(api_version).is_err() {
+        let cause = format!("Object 'Kind' is missing in '{}'", data(&read.object));
+        dispose(Value::Object(read.object));
+        return Err(Failure::new(cause));
+    }
+    Ok(read)
+}
+
+/// Go's `encoding/json` decoding the body into `struct { APIVersion, Kind string }`.
+#[derive(Default)]
+struct PreParse {
+    api_version: String,
+    kind: String,
+}
+
+impl PreParse {
+    fn root_error(&self, v: &Value) -> String {
+        format!(
+            "couldn't get version/kind; json parse error: json: cannot unmarshal {} into Go value of type \
+             struct {{ APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }}",
+            json_kind(v)
+        )
+    }
+
+    /// One top-level key that folds to `kind` or `apiVersion`.
+    fn field(&mut self, key: &str, kind: &str, text: Option<&str>) -> Result<(), String> {
+        match (kind, text) {
+            ("null", _) => Ok(()),
+            ("string", Some(t)) => {
+                if json::folds_to(key, "kind") {
+                    self.kind = t.to_string();
+                } else {
+                    self.api_version = t.to_string();
+                }
+                Ok(())
+            }
+            _ => Err(format!(
+                "couldn't get version/kind; json parse error: json: cannot unmarshal {kind} into Go struct field .{key} of type string"
+            )),
+        }
+    }
+
+    /// The kind and version the serializer reports with a later decoding error.
+    fn gvk(&self) -> (String, String) {
+        let version = crate::parse_group_version(&self.api_version)
+            .map(|(_, v)| v.to_string())
+            .unwrap_or_default();
+        (self.kind.clone(), version)
+    }
+}

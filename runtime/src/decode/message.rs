@@ -1,0 +1,174 @@
+//! The texts the API server answers with: wrapped decoding errors, strict decoding errors and
+//! the warnings fieldValidation=Warn turns them into.
+
+use std::fmt::Write;
+
+use serde_json::Value;
+
+use kstruct_schema::go::{format_float_g, quote};
+
+use crate::json::JsonError;
+
+/// The serializer's text for a body that is not JSON, or nests too deeply. Go's scanner texts
+/// are followed by the position, which Go does not give.
+pub(super) fn parse_error(e: &JsonError) -> String {
+    let mut text = format!("couldn't get version/kind; json parse error: {}", e.message);
+    if e.message != "exceeded max depth" {
+        let _ = write!(text, " (line {}, column {})", e.line, e.column);
+    }
+    text
+}
+
+/// `runtime.NewStrictDecodingError(errs).Error()`.
+pub(super) fn strict_decoding_error(errors: &[String]) -> String {
+    format!("strict decoding error: {}", errors.join(", "))
+}
+
+/// The handler's `transformDecodeError`: the message of the 400 answer to a body that did
+/// not decode. `gvk` is what the decoder reported (kind, version), `into` the kind the
+/// endpoint serves.
+pub(super) fn rejection(gvk: Option<(&str, &str)>, into: Option<&str>, cause: &str, body: &[u8]) -> String {
+    match gvk {
+        Some((kind, version)) if !kind.is_empty() => {
+            let into = into.unwrap_or(kind);
+            format!(
+                "{kind} in version {} cannot be handled as a {into}: {cause}",
+                quote(version)
+            )
+        }
+        _ => {
+            let summary = summarize(body, 30);
+            match into {
+                Some(into) => {
+                    format!("the object provided is unrecognized (must be of type {into}): {cause} ({summary})")
+                }
+                None => format!("the object provided is unrecognized: {cause} ({summary})"),
+            }
+        }
+    }
+}
+
+/// The handler's `summarizeData`: JSON bodies quoted (cut after `max` bytes), others in hex.
+fn summarize(body: &[u8], max: usize) -> String {
+    let cut = &body[..body.len().min(max)];
+    let more = if body.len() > max { " ..." } else { "" };
+    match body.first() {
+        None => "<empty>".to_string(),
+        Some(b'{') => format!("{}{more}", String::from_utf8_lossy(cut)),
+        Some(_) => {
+            let mut hex = String::with_capacity(cut.len() * 2);
+            for b in cut {
+                let _ = write!(hex, "{b:02x}");
+            }
+            format!("{hex}{more}")
+        }
+    }
+}
+
+/// The warnings fieldValidation=Warn returns for strict errors: one per error, YAML
+/// duplicate-key errors split into one per line, empty and repeated texts dropped (the
+/// API server's warning recorder keeps each text once).
+pub(super) fn warnings(errors: &[String]) -> Vec<String> {
+    const SHORT: &str = "yaml: unmarshal errors:\n";
+    const LONG: &str = "error converting YAML to JSON: yaml: unmarshal errors:\n";
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |w: &str| {
+        if !w.is_empty() && !out.iter().any(|o| o == w) {
+            out.push(w.to_string());
+        }
+    };
+    for e in errors {
+        match e.strip_prefix(SHORT).or_else(|| e.strip_prefix(LONG)) {
+            Some(rest) => rest.split('\n').for_each(|line| push(line.trim())),
+            None => push(e),
+        }
+    }
+    out
+}
+
+/// `unstructured.NestedString`'s error for a value that is not a string.
+pub(super) fn accessor_error(field: &str, v: &Value) -> String {
+    format!(
+        ".{field} accessor error: {} is of the type {}, expected string",
+        go_v(v),
+        crate::objectmeta::go_type_name(v)
+    )
+}
+
+/// Go's `%v` of a decoded JSON value.
+fn go_v(v: &Value) -> String {
+    match v {
+        Value::Null => "<nil>".to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => i.to_string(),
+            None => format_float_g(n.as_f64().unwrap_or(0.0)),
+        },
+        Value::String(s) => s.clone(),
+        Value::Array(items) => {
+            let parts: Vec<String> = items.iter().map(go_v).collect();
+            format!("[{}]", parts.join(" "))
+        }
+        Value::Object(m) => {
+            let parts: Vec<String> = m.iter().map(|(k, v)| format!("{k}:{}", go_v(v))).collect();
+            format!("map[{}]", parts.join(" "))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn yaml_errors_become_one_warning_per_line() {
+        let errors = [
+            "yaml: unmarshal errors:\n  line 6: key \"name\" already set in map\n  line 9: key \"a\" already set in map"
+                .to_string(),
+            "duplicate field \"spec.a\"".to_string(),
+            "error converting YAML to JSON: yaml: unmarshal errors:\n  line 6: key \"name\" already set in map"
+                .to_string(),
+        ];
+        assert_eq!(
+            warnings(&errors),
+            [
+                "line 6: key \"name\" already set in map",
+                "line 9: key \"a\" already set in map",
+                "duplicate field \"spec.a\""
+            ]
+        );
+    }
+
+    #[test]
+    fn rejections_name_the_kinds() {
+        assert_eq!(
+            rejection(Some(("Foo", "v1")), Some("Bar"), "boom", b"{}"),
+            "Foo in version \"v1\" cannot be handled as a Bar: boom"
+        );
+        assert_eq!(
+            rejection(None, Some("Bar"), "boom", b"{\"apiVersion\": \"v1\", \"metadata\": {}}"),
+            "the object provided is unrecognized (must be of type Bar): boom ({\"apiVersion\": \"v1\", \"metadata ...)"
+        );
+        assert_eq!(
+            rejection(Some(("", "v1")), Some("Bar"), "boom", b"a: 1"),
+            "the object provided is unrecognized (must be of type Bar): boom (613a2031)"
+        );
+        assert_eq!(
+            rejection(None, None, "boom", b""),
+            "the object provided is unrecognized: boom (<empty>)"
+        );
+    }
+
+    #[test]
+    fn accessor_errors_print_go_values() {
+        assert_eq!(
+            accessor_error("apiVersion", &Value::Null),
+            ".apiVersion accessor error: <nil> is of the type <nil>, expected string"
+        );
+        assert_eq!(
+            accessor_error("kind", &json!({"b": [1, 2.5], "a": true})),
+            ".kind accessor error: map[a:true b:[1 2.5]] is of the type map[string]interface {}, expected string"
+        );
+    }
+}

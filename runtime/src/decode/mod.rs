@@ -1,0 +1,320 @@
+//! Decoding request bodies and stored objects exactly as the API server does.
+//!
+//! The write path ([`request`]) is what a create or update of a custom resource goes
+//! through: the body (JSON, or YAML as the API server's YAML content type takes it) is
+//! decoded strictly or not according to `fieldValidation`, its apiVersion and kind are
+//! pre-parsed, root `metadata` is round-tripped through ObjectMeta, and — only for objects of
+//! the CRD's group and kind — the object is pruned with the schema of the version its
+//! apiVersion names, non-nullable nulls are dropped, embedded resources are coerced, the root
+//! TypeMeta and ObjectMeta are restored, and defaults are applied. Duplicate and unknown
+//! fields become a strict decoding error (fieldValidation `Strict`), warnings (`Warn`) or
+//! nothing (`Ignore`).
+//!
+//! The read path ([`storage`]) is what happens to an object read back from etcd: malformed
+//! metadata fields are dropped one by one instead of failing, a zero generation becomes 1,
+//! unknown fields are pruned silently, defaults are applied.
+//!
+//! Both take a [`Resolve`]: what an endpoint serves. [`Pipeline`]s (one version of one kind,
+//! or any object for a bare schema), [`RegisteredCrd`](crate::RegisteredCrd) (every version of
+//! one CRD) and [`Registry`](crate::Registry) (every CRD) implement it.
+//!
+//! ```
+//! use kstruct::{DecodeOptions, FieldValidation, Pipeline, RegisteredCrd};
+//!
+//! let crd = kstruct::schema::crd::CustomResourceDefinition::from_value(&serde_json::json!({
+//!     "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+//!     "metadata": {"name": "widgets.example.com"},
+//!     "spec": {"group": "example.com", "scope": "Namespaced",
+//!              "names": {"kind": "Widget", "plural": "widgets"},
+//!              "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
+//!                  "type": "object",
+//!                  "properties": {"spec": {"type": "object", "properties": {
+//!                      "size": {"type": "integer", "default": 1}}}}}}}]}
+//! })).unwrap();
+//! let crd = RegisteredCrd::new(crd);
+//! let body = br#"{"apiVersion": "example.com/v1", "kind": "Widget",
+//!                 "metadata": {"name": "w", "name": "w2"}, "spec": {"colour": "red"}}"#;
+//!
+//! let warned = kstruct::decode::request(&crd, body, &DecodeOptions::default()).unwrap();
+//! assert_eq!(warned.object["spec"], serde_json::json!({"size": 1}));
+//! assert_eq!(warned.warnings, [r#"duplicate field "metadata.name""#, r#"unknown field "spec.colour""#]);
+//!
+//! let strict = DecodeOptions { field_validation: FieldValidation::Strict, ..DecodeOptions::default() };
+//! let err = kstruct::decode::request(&crd, body, &strict).unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     r#"Widget in version "v1" cannot be handled as a Widget: strict decoding error: duplicate field "metadata.name", unknown field "spec.colour""#
+//! );
+//! ```
+
+mod body;
+mod coercer;
+mod message;
+
+use serde_json::Value;
+
+use crate::Error;
+use crate::json::dispose;
+use crate::pipeline::Pipeline;
+
+/// How to read a body.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum BodyFormat {
+    /// JSON when the first non-space byte is `{`, YAML otherwise (as kubectl tells them
+    /// apart).
+    #[default]
+    Auto,
+    /// `application/json`.
+    Json,
+    /// `application/yaml`: converted as `sigs.k8s.io/yaml` converts it; under strict
+    /// decoding, duplicate keys are reported with their lines.
+    Yaml,
+}
+
+/// The API server's `fieldValidation` modes (KEP-2885).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum FieldValidation {
+    /// Unknown and duplicate fields fail the request.
+    Strict,
+    /// Unknown and duplicate fields become warnings (the API server's default).
+    #[default]
+    Warn,
+    /// Unknown fields are dropped silently; duplicates are not looked for.
+    Ignore,
+}
+
+/// Options of [`request`] and [`Pipeline::decode`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DecodeOptions {
+    /// How to treat unknown and duplicate fields.
+    pub field_validation: FieldValidation,
+    /// How to read the body.
+    pub format: BodyFormat,
+}
+
+/// An object decoded as the API server decodes it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Decoded {
+    /// The object as the API server would go on with it: pruned, normalised, defaulted.
+    pub object: Value,
+    /// Warnings the API server would return (fieldValidation `Warn`).
+    pub warnings: Vec<String>,
+    /// Unknown-field paths in the API server's order: root metadata, then pruned fields
+    /// (sorted), then embedded metadata (sorted). Empty under `Ignore` and on the read path.
+    pub unknown_fields: Vec<String>,
+    /// Paths of repeated JSON keys, in document order. Empty under `Ignore` and on the read
+    /// path.
+    pub duplicate_fields: Vec<String>,
+}
+
+/// A body the API server rejects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejection {
+    /// The message of the API server's 400 answer, e.g. `Widget in version "v1" cannot be
+    /// handled as a Widget: strict decoding error: unknown field "spec.x"`.
+    pub message: String,
+    /// The decoder's own error, without the handler's wrapping (`strict decoding error: ...`,
+    /// `Object 'Kind' is missing in '...'`, `spec.template.apiVersion: Invalid value: 1: must
+    /// be a string`).
+    pub cause: String,
+    /// For strict decoding failures, each strict error in the API server's order.
+    pub strict_errors: Vec<String>,
+}
+
+/// What an endpoint serves: which pipeline, if any, processes an object of a given group,
+/// version and kind.
+pub trait Resolve {
+    /// The pipelines handed out.
+    type Pipeline: Pipeline + ?Sized;
+
+    /// The kind the endpoint serves, as the API server names it in rejections (`... cannot be
+    /// handled as a <Kind>`); `None` to use the object's own kind.
+    fn served_kind(&self) -> Option<&str>;
+
+    /// How to treat an object whose apiVersion is `group`/`version` and whose kind is `kind`.
+    ///
+    /// # Errors
+    /// When the endpoint cannot serve that version (its schema did not convert).
+    fn resolve(&self, group: &str, version: &str, kind: &str) -> Result<Selected<'_, Self::Pipeline>, Error>;
+}
+
+/// How an object is treated, by its group, version and kind.
+pub enum Selected<'a, P: ?Sized> {
+    /// The object is of the CRD's group and kind: it is pruned (unless the CRD preserves
+    /// unknown fields), coerced and defaulted by `pipeline`, the pipeline of the version its
+    /// apiVersion names; `None` when the CRD has no such version (pruned as with an empty
+    /// schema, not defaulted).
+    Crd {
+        /// The version's pipeline.
+        pipeline: Option<&'a P>,
+        /// The CRD's `spec.preserveUnknownFields`.
+        preserve_unknown_fields: bool,
+    },
+    /// Another group or kind: only the root metadata is normalised.
+    Other,
+}
+
+/// Decodes a request body through the API server's write path.
+///
+/// # Errors
+/// [`Error::Rejected`] when the API server would reject the body (syntax errors, missing
+/// kind, malformed metadata, and under fieldValidation `Strict` any duplicate or unknown
+/// field); other errors when `target` cannot serve the object's version.
+pub fn request<R: Resolve + ?Sized>(target: &R, body: &[u8], options: &DecodeOptions) -> Result<Decoded, Error> {
+    let track = options.field_validation != FieldValidation::Ignore;
+    let mode = coercer::Mode {
+        track,
+        drop_invalid_metadata: false,
+        repair_generation: false,
+    };
+    let mut stage = decode(target, body, options.format, mode)?.map_err(Error::Rejected)?;
+    let mut errors = std::mem::take(&mut stage.strict_errors);
+    errors.extend(stage.unknown_fields.iter().map(|p| format!("unknown field \"{p}\"")));
+    if options.field_validation == FieldValidation::Strict && !errors.is_empty() {
+        dispose(stage.object);
+        let cause = message::strict_decoding_error(&errors);
+        return Err(Error::Rejected(Rejection {
+            message: message::rejection(Some((&stage.kind, &stage.version)), target.served_kind(), &cause, body),
+            cause,
+            strict_errors: errors,
+        }));
+    }
+    if let Some(p) = stage.pipeline {
+        p.default(&mut stage.object);
+    }
+    let warnings = if options.field_validation == FieldValidation::Warn {
+        message::warnings(&errors)
+    } else {
+        Vec::new()
+    };
+    Ok(Decoded {
+        object: stage.object,
+        warnings,
+        unknown_fields: stage.unknown_fields,
+        duplicate_fields: stage.duplicate_fields,
+    })
+}
+
+/// Decodes a stored object through the API server's read-from-storage path: malformed
+/// metadata fields are dropped (instead of failing), a zero `metadata.generation` becomes 1,
+/// unknown fields are pruned without being reported, and defaults are applied.
+///
+/// # Errors
+/// [`Error::Rejected`] for bodies the storage decoder cannot read (syntax errors, missing
+/// kind, metadata that is not an object); other errors when `target` cannot serve the
+/// object's version.
+pub fn storage<R: Resolve + ?Sized>(target: &R, body: &[u8]) -> Result<Decoded, Error> {
+    let mode = coercer::Mode {
+        track: false,
+        drop_invalid_metadata: true,
+        repair_generation: true,
+    };
+    let mut stage = decode(target, body, BodyFormat::Auto, mode)?.map_err(|mut rejection| {
+        // No handler wraps errors of the read path.
+        rejection.message = rejection.cause.clone();
+        Error::Rejected(rejection)
+    })?;
+    if let Some(p) = stage.pipeline {
+        p.default(&mut stage.object);
+    }
+    Ok(Decoded {
+        object: stage.object,
+        ..Decoded::default()
+    })
+}
+
+/// An object after the serializer and the coercer: everything but defaulting.
+struct Stage<'a, P: ?Sized> {
+    object: Value,
+    /// The pipeline that defaults the object.
+    pipeline: Option<&'a P>,
+    strict_errors: Vec<String>,
+    duplicate_fields: Vec<String>,
+    unknown_fields: Vec<String>,
+    /// The object's kind and version, as the serializer reports them.
+    kind: String,
+    version: String,
+}
+
+/// Serializer and coercer. The outer error is the target's, the inner one the API server's.
+fn decode<'a, R: Resolve + ?Sized>(
+    target: &'a R,
+    body: &[u8],
+    format: BodyFormat,
+    mode: coercer::Mode,
+) -> Result<Result<Stage<'a, R::Pipeline>, Rejection>, Error> {
+    let into = target.served_kind();
+    let read = match body::read(body, format, mode.track) {
+        Ok(r) => r,
+        Err(f) => {
+            let gvk = f.gvk.as_ref().map(|(k, v)| (k.as_str(), v.as_str()));
+            return Ok(Err(Rejection {
+                message: message::rejection(gvk, into, &f.cause, body),
+                cause: f.cause,
+                strict_errors: Vec::new(),
+            }));
+        }
+    };
+    // `body::read` made sure kind is a string and apiVersion parses.
+    let kind = read
+        .object
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let api_version = read.object.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    let version = crate::parse_group_version(api_version)
+        .map(|(_, v)| v.to_string())
+        .unwrap_or_default();
+    let mut object = Value::Object(read.object);
+    match coercer::apply(&mut object, target, mode) {
+        Ok(applied) => Ok(Ok(Stage {
+            object,
+            pipeline: applied.pipeline,
+            strict_errors: read.strict_errors,
+            duplicate_fields: read.duplicate_fields,
+            unknown_fields: applied.unknown,
+            kind,
+            version,
+        })),
+        Err(coercer::Failure::Rejected(cause)) => {
+            dispose(object);
+            Ok(Err(Rejection {
+                message: message::rejection(Some((&kind, &version)), into, &cause, body),
+                cause,
+                strict_errors: Vec::new(),
+            }))
+        }
+        Err(coercer::Failure::Target(e)) => {
+            dispose(object);
+            Err(e)
+        }
+    }
+}
+
+/// A [`Pipeline`] as an endpoint: a CRD with that one version (or, without
+/// [`Pipeline::resource`], whatever object comes).
+pub(crate) struct OneVersion<'a, P: ?Sized>(pub &'a P);
+
+impl<P: Pipeline + ?Sized> Resolve for OneVersion<'_, P> {
+    type Pipeline = P;
+
+    fn served_kind(&self) -> Option<&str> {
+        self.0.resource().map(|r| r.kind.as_str())
+    }
+
+    fn resolve(&self, group: &str, version: &str, kind: &str) -> Result<Selected<'_, P>, Error> {
+        let preserve_unknown_fields = self.0.preserves_unknown_fields();
+        Ok(match self.0.resource() {
+            None => Selected::Crd {
+                pipeline: Some(self.0),
+                preserve_unknown_fields,
+            },
+            Some(r) if r.group == group && r.kind == kind => Selected::Crd {
+                pipeline: (r.version == version).then_some(self.0),
+                preserve_unknown_fields,
+            },
+            Some(_) => Selected::Other,
+        })
+    }
+}
