@@ -267,3 +267,199 @@ fn hostile_input_never_panics() {
         }
     }
 }
+
+fn reports(o: &Output) -> Vec<serde_json::Value> {
+    stdout(o).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+const BODY: &str = r#"{"apiVersion": "example.com/v1", "kind": "Widget",
+  "metadata": {"name": "a", "name": "b", "x": 1},
+  "spec": {"name": "n", "colour": "red", "note": null}}"#;
+
+#[test]
+fn decode_warn_reports_and_exits_0() {
+    let crd = fixture("crd.yaml", CRD);
+    let o = kstruct(&["decode", "--report", "--crd", crd.to_str().unwrap()], BODY);
+    assert_eq!(code(&o), 0);
+    assert_eq!(
+        reports(&o),
+        [serde_json::json!({
+            "error": null,
+            "object": {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "b"},
+                       "spec": {"name": "n", "note": null, "size": 1}},
+            "unknownFields": ["metadata.x", "spec.colour"],
+            "warnings": ["duplicate field \"metadata.name\"", "unknown field \"metadata.x\"", "unknown field \"spec.colour\""],
+        })]
+    );
+    // Without --report: the object on stdout, warnings on stderr as kubectl shows them.
+    let o = kstruct(&["decode", "--crd", crd.to_str().unwrap()], BODY);
+    assert_eq!(code(&o), 0);
+    assert_eq!(reports(&o)[0]["spec"]["size"], 1);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("Warning: <stdin>:1: unknown field \"spec.colour\""),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn decode_strict_fails_with_the_api_servers_message() {
+    let crd = fixture("crd.yaml", CRD);
+    let args = [
+        "decode",
+        "--report",
+        "--field-validation",
+        "Strict",
+        "--crd",
+        crd.to_str().unwrap(),
+    ];
+    let o = kstruct(&args, BODY);
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        reports(&o),
+        [serde_json::json!({
+            "error": "Widget in version \"v1\" cannot be handled as a Widget: strict decoding error: \
+                      duplicate field \"metadata.name\", unknown field \"metadata.x\", unknown field \"spec.colour\"",
+            "object": null, "unknownFields": [], "warnings": [],
+        })]
+    );
+    // A clean object passes Strict.
+    let o = kstruct(
+        &args,
+        r#"{"apiVersion": "example.com/v1", "kind": "Widget", "spec": {}}"#,
+    );
+    assert_eq!(code(&o), 0);
+    assert_eq!(reports(&o)[0]["object"]["spec"], serde_json::json!({"size": 1}));
+}
+
+#[test]
+fn decode_ignore_reports_nothing() {
+    let crd = fixture("crd.yaml", CRD);
+    let o = kstruct(
+        &[
+            "decode",
+            "--report",
+            "--field-validation",
+            "Ignore",
+            "--crd",
+            crd.to_str().unwrap(),
+        ],
+        BODY,
+    );
+    assert_eq!(code(&o), 0);
+    let r = &reports(&o)[0];
+    assert_eq!(r["warnings"], serde_json::json!([]));
+    assert_eq!(r["unknownFields"], serde_json::json!([]));
+    assert_eq!(
+        r["object"]["spec"],
+        serde_json::json!({"name": "n", "note": null, "size": 1})
+    );
+}
+
+#[test]
+fn decode_yaml_streams_and_versions() {
+    let crd = fixture("crd.yaml", CRD);
+    let input = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: a\n  name: b\nspec: {on: 1}\n\
+                 ---\n# only a comment: skipped, as kubectl skips it\n\
+                 ---\napiVersion: example.com/v2\nkind: Widget\nspec: {anything: yes}\n\
+                 ---\napiVersion: other.io/v1\nkind: Thing\nspec: {q: 1}\n\
+                 ---\nkind: [\n";
+    let o = kstruct(&["decode", "--report", "--crd", crd.to_str().unwrap()], input);
+    assert_eq!(code(&o), 1);
+    let r = reports(&o);
+    assert_eq!(r.len(), 4);
+    assert_eq!(
+        r[0]["warnings"],
+        serde_json::json!(["line 5: key \"name\" already set in map", "unknown field \"spec.true\""])
+    );
+    // v2 preserves unknown fields; another group is left alone.
+    assert_eq!(r[1]["object"]["spec"], serde_json::json!({"anything": true}));
+    assert_eq!(r[2]["object"]["spec"], serde_json::json!({"q": 1}));
+    assert!(r[3]["error"].as_str().unwrap().contains("yaml: line"), "{}", r[3]);
+    // --version v1 registers v1 alone: v2 objects get an empty schema.
+    let o = kstruct(
+        &["decode", "--report", "--version", "v1", "--crd", crd.to_str().unwrap()],
+        "apiVersion: example.com/v2\nkind: Widget\nmetadata: {name: w}\nspec: {anything: yes}\n",
+    );
+    assert_eq!(reports(&o)[0]["unknownFields"], serde_json::json!(["spec"]));
+    let o = kstruct(&["decode", "--version", "v9", "--crd", crd.to_str().unwrap()], "");
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn decode_with_a_bare_schema_serves_every_kind() {
+    let schema = fixture(
+        "schema.yaml",
+        "type: object\nproperties:\n  spec:\n    type: object\n    properties:\n      a: {type: string, default: x}\n",
+    );
+    let o = kstruct(
+        &[
+            "decode",
+            "--report",
+            "--field-validation",
+            "Strict",
+            "--schema",
+            schema.to_str().unwrap(),
+        ],
+        r#"{"apiVersion": "any.io/v3", "kind": "Any", "spec": {"b": 1}} {"apiVersion": "v1", "kind": "Other", "spec": {}}"#,
+    );
+    assert_eq!(code(&o), 1);
+    let r = reports(&o);
+    assert_eq!(
+        r[0]["error"],
+        "Any in version \"v3\" cannot be handled as a Any: strict decoding error: unknown field \"spec.b\""
+    );
+    assert_eq!(r[1]["object"]["spec"], serde_json::json!({"a": "x"}));
+}
+
+#[test]
+fn decode_storage_repairs_and_drops() {
+    let crd = fixture("crd.yaml", CRD);
+    let o = kstruct(
+        &["decode", "--storage", "--report", "--crd", crd.to_str().unwrap()],
+        r#"{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "labels": {"a": 1}}, "spec": {"x": 1}}"#,
+    );
+    assert_eq!(code(&o), 0);
+    assert_eq!(
+        reports(&o)[0],
+        serde_json::json!({
+            "error": null, "unknownFields": [], "warnings": [],
+            "object": {"apiVersion": "example.com/v1", "kind": "Widget",
+                       "metadata": {"name": "w", "generation": 1}, "spec": {"size": 1}},
+        })
+    );
+    let o = kstruct(
+        &[
+            "decode",
+            "--storage",
+            "--field-validation",
+            "Strict",
+            "--crd",
+            crd.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code(&o), 2, "--storage takes no --field-validation");
+}
+
+#[test]
+fn decode_failures_say_what_and_where() {
+    let crd = fixture("crd.yaml", CRD);
+    let o = kstruct(
+        &["decode", "--crd", crd.to_str().unwrap()],
+        "{\"apiVersion\": \"example.com/v1\", \"kind\": \"Widget\"}\n{\"kind\": \"Widget\", \"apiVersion\": null}\n{\"a\": }",
+    );
+    assert_eq!(code(&o), 1);
+    assert_eq!(stdout(&o).lines().count(), 1);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains(
+            "kstruct: <stdin>:2: Widget in version \"\" cannot be handled as a Widget: .apiVersion accessor error"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("kstruct: <stdin>:3: invalid JSON: invalid character '}'"),
+        "{stderr}"
+    );
+}

@@ -5,6 +5,7 @@ use serde_json::Value;
 use kstruct_schema::yaml;
 
 use crate::Error;
+use crate::decode::BodyFormat;
 
 /// One document of an input stream.
 #[derive(Debug)]
@@ -108,4 +109,120 @@ fn read_yaml_stream(bytes: &[u8], origin: &str) -> Vec<Document> {
             }
         })
         .collect()
+}
+
+/// One document of an input stream, as the bytes a client would send for it.
+#[derive(Debug)]
+pub struct RawDocument<'a> {
+    /// 0-based position of the document in its stream.
+    pub index: usize,
+    /// 1-based line where the document starts.
+    pub line: usize,
+    /// The document's bytes (one JSON value, or one YAML document), or why the stream could
+    /// not be split there.
+    pub body: Result<&'a [u8], Error>,
+    /// How the bytes are to be read.
+    pub format: BodyFormat,
+}
+
+/// Splits `bytes` into request bodies, without decoding them: a stream whose first non-space
+/// character is `{` into its JSON values, anything else into its YAML documents (as
+/// [`read_documents`] tells them apart). YAML documents that are empty or hold only comments
+/// or `null` are skipped, as kubectl skips them. A stream of a single document is one body,
+/// white space and all.
+///
+/// ```
+/// let docs = kstruct::input::split_documents(b"a: 1\n---\n# nothing\n---\nb: 2\n", "in.yaml");
+/// let bodies: Vec<_> = docs.iter().map(|d| d.body.as_ref().unwrap().to_vec()).collect();
+/// assert_eq!(bodies, [b"a: 1\n".to_vec(), b"b: 2\n".to_vec()]);
+/// assert_eq!((docs[0].line, docs[1].line), (1, 5));
+/// ```
+pub fn split_documents<'a>(bytes: &'a [u8], origin: &str) -> Vec<RawDocument<'a>> {
+    let first = bytes.iter().position(|b| !b.is_ascii_whitespace());
+    if first.is_some_and(|i| bytes[i] == b'{') {
+        split_json_stream(bytes, origin)
+    } else {
+        split_yaml_stream(bytes, origin)
+    }
+}
+
+fn split_json_stream<'a>(bytes: &'a [u8], origin: &str) -> Vec<RawDocument<'a>> {
+    let mut docs = Vec::new();
+    let mut stream = crate::json::Stream::new(bytes);
+    while !stream.at_end() {
+        let start = stream.offset();
+        let line = stream.line_of(start);
+        let body = match stream.next_value() {
+            Ok(None) => break,
+            Ok(Some(decoded)) => {
+                crate::json::dispose(decoded.value);
+                Ok(&bytes[start..stream.offset()])
+            }
+            // A number beyond float64 is the decoder's business, not the splitter's.
+            Err(e) if e.message.starts_with("json: cannot unmarshal number") => Ok(&bytes[start..stream.offset()]),
+            Err(e) => Err(Error::Input {
+                origin: origin.to_string(),
+                line: e.line,
+                message: format!("invalid JSON: {}", e.message),
+            }),
+        };
+        let failed = body.is_err();
+        docs.push(RawDocument {
+            index: docs.len(),
+            line,
+            body,
+            format: BodyFormat::Json,
+        });
+        // Nothing after a syntax error can be trusted.
+        if failed {
+            break;
+        }
+    }
+    whole_if_single(bytes, docs)
+}
+
+/// A stream of one document is one body, surrounding white space included, as a client
+/// sending the file would send it.
+fn whole_if_single<'a>(bytes: &'a [u8], mut docs: Vec<RawDocument<'a>>) -> Vec<RawDocument<'a>> {
+    if let [doc] = docs.as_mut_slice()
+        && doc.body.is_ok()
+    {
+        doc.body = Ok(bytes);
+        doc.line = 1;
+    }
+    docs
+}
+
+fn split_yaml_stream<'a>(bytes: &'a [u8], origin: &str) -> Vec<RawDocument<'a>> {
+    let parts = match yaml::split_document_bytes(bytes) {
+        Ok(parts) => parts,
+        Err(e) => {
+            return vec![RawDocument {
+                index: 0,
+                line: 1,
+                body: Err(Error::Input {
+                    origin: origin.to_string(),
+                    line: e.line().unwrap_or(1),
+                    message: e.message().to_string(),
+                }),
+                format: BodyFormat::Yaml,
+            }];
+        }
+    };
+    let single = parts.len() == 1;
+    let mut docs = Vec::new();
+    for part in parts {
+        if let Ok(c) = yaml::to_json_bytes(part.bytes)
+            && c.value.is_null()
+        {
+            continue;
+        }
+        docs.push(RawDocument {
+            index: docs.len(),
+            line: part.first_line,
+            body: Ok(part.bytes),
+            format: BodyFormat::Yaml,
+        });
+    }
+    if single { whole_if_single(bytes, docs) } else { docs }
 }

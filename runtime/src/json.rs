@@ -623,6 +623,60 @@ fn describe(c: u8) -> String {
     }
 }
 
+/// Clones a value without recursion (cloning a deep `serde_json::Value` recurses).
+pub fn deep_clone(v: &Value) -> Value {
+    /// A container being rebuilt: the source's children still to copy, and the copies so far.
+    enum Open<'a> {
+        Array(std::slice::Iter<'a, Value>, Vec<Value>),
+        Object(serde_json::map::Iter<'a>, Map<String, Value>, Option<String>),
+    }
+    fn open(v: &Value) -> Result<Open<'_>, Value> {
+        match v {
+            Value::Array(a) => Ok(Open::Array(a.iter(), Vec::with_capacity(a.len()))),
+            Value::Object(m) => Ok(Open::Object(m.iter(), Map::new(), None)),
+            scalar => Err(scalar.clone()),
+        }
+    }
+    let mut stack = match open(v) {
+        Ok(o) => vec![o],
+        Err(scalar) => return scalar,
+    };
+    loop {
+        let Some(top) = stack.last_mut() else {
+            return Value::Null;
+        };
+        let next = match top {
+            Open::Array(it, _) => it.next(),
+            Open::Object(it, _, key) => it.next().map(|(k, v)| {
+                *key = Some(k.clone());
+                v
+            }),
+        };
+        let done = match next {
+            Some(child) => match open(child) {
+                Ok(o) => {
+                    stack.push(o);
+                    continue;
+                }
+                Err(scalar) => scalar,
+            },
+            None => match stack.pop() {
+                Some(Open::Array(_, items)) => Value::Array(items),
+                Some(Open::Object(_, map, _)) => Value::Object(map),
+                None => return Value::Null,
+            },
+        };
+        // Hand a finished value to its parent, or return it.
+        match stack.last_mut() {
+            None => return done,
+            Some(Open::Array(_, items)) => items.push(done),
+            Some(Open::Object(_, map, key)) => {
+                map.insert(key.take().unwrap_or_default(), done);
+            }
+        }
+    }
+}
+
 /// Drops a value without recursion (dropping a deep `serde_json::Value` recurses).
 pub fn dispose(v: Value) {
     let mut stack = vec![v];
@@ -709,6 +763,26 @@ mod tests {
             decode(b"{\"a\" 1}").unwrap_err().message,
             "invalid character '1' after object key"
         );
+    }
+
+    #[test]
+    fn deep_clones_do_not_recurse() {
+        let v = json!({"a": [1, {"b": null, "c": [[], {}]}], "d": "e"});
+        assert_eq!(deep_clone(&v), v);
+        assert_eq!(deep_clone(&json!(3)), json!(3));
+        let deep = format!("{}{}", "{\"a\":[".repeat(MAX_DEPTH / 2), "]}".repeat(MAX_DEPTH / 2));
+        std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(move || {
+                let v = decode(deep.as_bytes()).unwrap().value;
+                let c = deep_clone(&v);
+                assert_eq!(kstruct_schema::go::marshal_json(&c).len(), deep.len());
+                dispose(v);
+                dispose(c);
+            })
+            .unwrap()
+            .join()
+            .unwrap();
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The subcommands.
 
+pub mod decode;
 pub mod lint;
 pub mod transform;
 

@@ -147,33 +147,33 @@ fn read_yaml(body: &[u8], strict: bool) -> Result<Read, Failure> {
     };
     // The missing-kind message quotes the original body when decoding strictly, and the JSON
     // YAMLToJSON wrote otherwise.
-    let data = |object: &Map<String, Value>| {
-        if strict {
-            String::from_utf8_lossy(body).into_owned()
-        } else if root_null {
-            "null".to_string()
-        } else {
-            marshal_json(&Value::Object(object.clone()))
-        }
-    };
     require_kind(
         Read {
             object,
             strict_errors,
             duplicate_fields: Vec::new(),
         },
-        data,
+        |object| {
+            if strict {
+                String::from_utf8_lossy(body).into_owned()
+            } else if root_null {
+                "null".to_string()
+            } else {
+                marshal_json(object)
+            }
+        },
     )
 }
 
 /// Fails unless the object names a kind: `kind` must be a non-empty string and `apiVersion`
 /// must parse (an unparsable apiVersion empties the whole group/version/kind).
-fn require_kind(read: Read, data: impl FnOnce(&Map<String, Value>) -> String) -> Result<Read, Failure> {
+fn require_kind(read: Read, data: impl FnOnce(&Value) -> String) -> Result<Read, Failure> {
     let kind = read.object.get("kind").and_then(Value::as_str).unwrap_or("");
     let api_version = read.object.get("apiVersion").and_then(Value::as_str).unwrap_or("");
     if kind.is_empty() || crate::parse_group_version(api_version).is_err() {
-        let cause = format!("Object 'Kind' is missing in '{}'", data(&read.object));
-        dispose(Value::Object(read.object));
+        let object = Value::Object(read.object);
+        let cause = format!("Object 'Kind' is missing in '{}'", data(&object));
+        dispose(object);
         return Err(Failure::new(cause));
     }
     Ok(read)

@@ -318,3 +318,6 @@ impl<P: Pipeline + ?Sized> Resolve for OneVersion<'_, P> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests;

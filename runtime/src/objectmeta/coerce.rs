@@ -117,7 +117,11 @@ fn walk(
                             None => continue,
                         },
                     };
-                    walk(&child_path, target, child_schema, false, opts, unknown)?;
+                    let walked = walk(&child_path, target, child_schema, false, opts, unknown);
+                    if let Some(d) = detached {
+                        crate::json::dispose(d);
+                    }
+                    walked?;
                 }
                 Ok(())
             }

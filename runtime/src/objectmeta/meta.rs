@@ -85,6 +85,15 @@ pub struct ManagedFieldsEntry {
     pub subresource: String,
 }
 
+impl Drop for ManagedFieldsEntry {
+    fn drop(&mut self) {
+        // fieldsV1 is free-form input, nested as deep as the decoder allows.
+        if let Some(v) = self.fields_v1.take() {
+            crate::json::dispose(v);
+        }
+    }
+}
+
 /// Go's decoder state (see [`FieldDecoder`]), plus the strict decoder's path and the unknown
 /// fields it found.
 struct Decoder<'u> {
@@ -235,7 +244,7 @@ impl Decoder<'_> {
                     "apiVersion" => set(&mut e.api_version, d.string(v, "string")),
                     "time" => e.time = d.time(v)?,
                     "fieldsType" => set(&mut e.fields_type, d.string(v, "string")),
-                    "fieldsV1" => e.fields_v1 = (!v.is_null()).then(|| v.clone()),
+                    "fieldsV1" => e.fields_v1 = (!v.is_null()).then(|| crate::json::deep_clone(v)),
                     "subresource" => set(&mut e.subresource, d.string(v, "string")),
                     _ => return Ok(false),
                 }
@@ -428,7 +437,7 @@ impl ManagedFieldsEntry {
             m.insert("time".into(), time_value(t));
         }
         if let Some(f) = &self.fields_v1 {
-            m.insert("fieldsV1".into(), f.clone());
+            m.insert("fieldsV1".into(), crate::json::deep_clone(f));
         }
         Value::Object(m)
     }

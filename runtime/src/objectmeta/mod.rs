@@ -75,7 +75,7 @@ pub fn get_object_meta(obj: &Map<String, Value>, opts: &GetOptions) -> Result<Fo
     let mut accumulated = ObjectMeta::default();
     let mut unknown_fields = Vec::new();
     for (k, v) in fields {
-        let single = Value::Object(Map::from_iter([(k.clone(), v.clone())]));
+        let single = Value::Object(Map::from_iter([(k.clone(), crate::json::deep_clone(v))]));
         if ObjectMeta::decode(&single).is_ok() {
             let mut unknown = Vec::new();
             let tracked = opts.return_unknown_field_paths.then_some(&mut unknown);
@@ -83,6 +83,7 @@ pub fn get_object_meta(obj: &Map<String, Value>, opts: &GetOptions) -> Result<Fo
             let p = prefix();
             unknown_fields.extend(unknown.into_iter().map(|u| format!("{p}.{u}")));
         }
+        crate::json::dispose(single);
     }
     Ok(Found {
         meta: Some(accumulated),
@@ -95,10 +96,15 @@ pub fn get_object_meta(obj: &Map<String, Value>, opts: &GetOptions) -> Result<Fo
 pub fn set_object_meta(obj: &mut Map<String, Value>, meta: Option<&ObjectMeta>) {
     match meta {
         None => {
-            obj.remove("metadata");
+            if let Some(old) = obj.remove("metadata") {
+                crate::json::dispose(old);
+            }
         }
         Some(m) => {
-            obj.insert("metadata".into(), m.to_value());
+            // The replaced value may hold anything, nested as deep as input goes.
+            if let Some(old) = obj.insert("metadata".into(), m.to_value()) {
+                crate::json::dispose(old);
+            }
         }
     }
 }
