@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # kstruct's CLI on the example CRDs and manifests in this folder: what the API server would
-# say about the CRDs, and what it would store for the manifests.
+# say about the CRDs, what it would store for the manifests, and what it would answer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build -q -p kstruct-cli
@@ -16,3 +16,9 @@ kstruct prune --report --crd "$crd" "$manifests"
 echo
 echo "\$ kstruct prune ... | kstruct nulls ... | kstruct default ...   # prune, drop nulls, default: the write path's order"
 kstruct prune --crd "$crd" "$manifests" | kstruct nulls --crd "$crd" | kstruct default --crd "$crd"
+echo
+echo "\$ kstruct decode --report --crd $crd $manifests   # the API server's write path (fieldValidation=Warn)"
+kstruct decode --report --crd "$crd" "$manifests"
+echo
+echo "\$ kstruct decode --field-validation Strict --report --crd $crd $manifests"
+kstruct decode --field-validation Strict --report --crd "$crd" "$manifests" || echo "(exit $?: the API server would reject these)"

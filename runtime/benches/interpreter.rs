@@ -3,7 +3,8 @@
 //!
 //! Baselines: `serde_json` parsing and printing a value (the floor any JSON-in/JSON-out tool
 //! pays), and kstruct's own JSON decoder and Go-compatible printer. Measured: prune, drop nulls,
-//! default, and the three together, on parsed values; and bytes in, bytes out.
+//! default, and the three together, on parsed values; bytes in, bytes out; and the API server's
+//! whole write path (`decode`, fieldValidation Warn and Ignore), bytes in, bytes out.
 //!
 //! `cargo bench -p kstruct --bench interpreter`
 
@@ -15,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use kstruct::{Interpreter, Pipeline, PruneOptions};
+use kstruct::{DecodeOptions, FieldValidation, Interpreter, Pipeline, PruneOptions};
 use serde_json::{Value, json};
 
 /// One object and the pipeline its CRD version gives it.
@@ -152,6 +153,20 @@ fn bench_workload(c: &mut Criterion, name: &str, cases: &[Case]) {
             }
         })
     });
+    for (label, field_validation) in [("Warn", FieldValidation::Warn), ("Ignore", FieldValidation::Ignore)] {
+        let options = DecodeOptions {
+            field_validation,
+            ..DecodeOptions::default()
+        };
+        g.bench_function(format!("decode {label}: bytes -> object -> bytes"), |b| {
+            b.iter(|| {
+                for c in cases {
+                    let d = c.pipeline.decode(&c.bytes, &options).unwrap();
+                    black_box(kstruct::schema::go::marshal_json(&d.object));
+                }
+            })
+        });
+    }
     g.finish();
 }
 

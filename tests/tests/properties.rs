@@ -216,3 +216,126 @@ fn unknown_types_and_shapes_never_panic() {
         let _ = from_value(&s);
     }
 }
+
+fn decode_options(field_validation: kstruct::FieldValidation) -> kstruct::DecodeOptions {
+    kstruct::DecodeOptions {
+        field_validation,
+        ..kstruct::DecodeOptions::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The fieldValidation modes agree: Ignore stores what Warn stores, Strict fails exactly
+    /// when Warn warns, every unknown field is warned about, and the stored object decodes
+    /// again unchanged and without warnings.
+    #[test]
+    fn decoding_modes_agree_and_settle(
+        schema_json in schema(),
+        spec in value(),
+        meta in value(),
+        extra in prop::collection::btree_map(key(), value(), 0..3),
+        repeat in any::<bool>(),
+    ) {
+        use kstruct::{Error, FieldValidation, Pipeline};
+        let schema = from_value(&schema_json).unwrap().unwrap();
+        let pipeline = kstruct::Interpreter::new(Some(schema))
+            .with_resource(kstruct::GroupVersionKind::new("example.com", "v1", "Widget"));
+        let mut obj = Map::new();
+        for (k, v) in extra {
+            obj.insert(k, v);
+        }
+        obj.insert("apiVersion".into(), json!("example.com/v1"));
+        obj.insert("kind".into(), json!("Widget"));
+        obj.insert("metadata".into(), meta);
+        obj.insert("spec".into(), spec);
+        let mut body = go::marshal_json(&Value::Object(obj));
+        if repeat {
+            // Repeat the first field: the later value wins, a duplicate is reported.
+            let first_end = body.find(",\"").unwrap_or(body.len() - 1);
+            body = format!("{},{}", &body[..first_end], &body[1..]);
+        }
+        let warn = pipeline.decode(body.as_bytes(), &decode_options(FieldValidation::Warn));
+        let ignore = pipeline.decode(body.as_bytes(), &decode_options(FieldValidation::Ignore));
+        let strict = pipeline.decode(body.as_bytes(), &decode_options(FieldValidation::Strict));
+        match (&warn, &ignore) {
+            (Ok(w), Ok(i)) => {
+                prop_assert_eq!(&w.object, &i.object);
+                prop_assert!(i.warnings.is_empty() && i.unknown_fields.is_empty());
+                prop_assert_eq!(repeat, !w.duplicate_fields.is_empty());
+                for p in &w.unknown_fields {
+                    let warning = format!("unknown field \"{p}\"");
+                    prop_assert!(w.warnings.contains(&warning), "{} not in {:?}", warning, w.warnings);
+                }
+                match &strict {
+                    Ok(s) => {
+                        prop_assert!(w.warnings.is_empty(), "{:?}", w.warnings);
+                        prop_assert_eq!(&s.object, &w.object);
+                    }
+                    Err(Error::Rejected(r)) => {
+                        prop_assert!(!w.warnings.is_empty());
+                        // Warnings are the strict errors, each text once (a root schema that
+                        // is itself an embedded resource reports root metadata twice).
+                        let mut once: Vec<String> = Vec::new();
+                        for e in &r.strict_errors {
+                            if !once.contains(e) {
+                                once.push(e.clone());
+                            }
+                        }
+                        prop_assert_eq!(&once, &w.warnings);
+                    }
+                    Err(e) => prop_assert!(false, "{}", e),
+                }
+                // Defaults are applied after everything else: a default the API server's CRD
+                // validation would reject (a null for a non-nullable field, unknown fields,
+                // bad embedded metadata, anything under root metadata) is changed, reported or
+                // refused when the object is read again. Generated defaults are arbitrary.
+                if go::marshal_json(&schema_json).contains("\"default\"") {
+                    return Ok(());
+                }
+                let again = pipeline
+                    .decode(go::marshal_json(&w.object).as_bytes(), &decode_options(FieldValidation::Warn))
+                    .map_err(|e| TestCaseError::fail(format!("{e}")))?;
+                prop_assert_eq!(&again.object, &w.object, "{}", body);
+                prop_assert!(again.warnings.is_empty(), "{:?}", again.warnings);
+            }
+            (Err(Error::Rejected(a)), Err(Error::Rejected(b))) => {
+                // Failures that do not come from strictness fail every mode alike.
+                prop_assert_eq!(&a.strict_errors, &b.strict_errors);
+                prop_assert!(matches!(strict, Err(Error::Rejected(_))));
+            }
+            (w, i) => prop_assert!(false, "Warn {:?} but Ignore {:?}", w, i),
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Arbitrary bytes, and mutations of a request body, through the write and read paths.
+    #[test]
+    fn decoding_never_panics(
+        bytes in prop::collection::vec(any::<u8>(), 0..200),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..6),
+    ) {
+        use kstruct::{FieldValidation, Pipeline};
+        let schema = from_value(&json!({"type": "object", "properties": {"spec": {"type": "object", "properties": {
+            "a": {"type": "string", "default": "x"},
+            "t": {"type": "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true}}}}}))
+            .unwrap();
+        let pipeline = kstruct::Interpreter::new(schema)
+            .with_resource(kstruct::GroupVersionKind::new("example.com", "v1", "Widget"));
+        let mut body = br#"{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "a", "labels": {"x": "1"}, "generation": 2, "creationTimestamp": "2020-01-01T00:00:00Z"}, "spec": {"a": null, "t": {"apiVersion": "v1", "kind": "K", "metadata": {"name": "b"}}, "b": [1, 2.5e3]}}"#.to_vec();
+        for (at, byte) in edits {
+            let i = at.index(body.len());
+            body[i] = byte;
+        }
+        for input in [&bytes, &body] {
+            for mode in [FieldValidation::Strict, FieldValidation::Warn, FieldValidation::Ignore] {
+                let _ = pipeline.decode(input, &decode_options(mode));
+            }
+            let _ = pipeline.decode_storage(input);
+        }
+    }
+}

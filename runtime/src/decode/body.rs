@@ -114,7 +114,12 @@ fn read_json(body: &[u8], strict: bool) -> Result<Read, Failure> {
             strict_errors,
             duplicate_fields,
         },
-        |_| String::from_utf8_lossy(body).into_owned(),
+        // Strict decoding quotes the body as sent; the lenient decoder quotes the bytes Go
+        // hands to Unstructured.UnmarshalJSON: the value without the white space around it.
+        |_| {
+            let data = if strict { body } else { trim_json_space(body) };
+            String::from_utf8_lossy(data).into_owned()
+        },
     )
 }
 
@@ -163,6 +168,13 @@ fn read_yaml(body: &[u8], strict: bool) -> Result<Read, Failure> {
             }
         },
     )
+}
+
+fn trim_json_space(b: &[u8]) -> &[u8] {
+    let is_space = |c: &u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r');
+    let start = b.iter().position(|c| !is_space(c)).unwrap_or(b.len());
+    let end = b.iter().rposition(|c| !is_space(c)).map_or(start, |i| i + 1);
+    &b[start..end]
 }
 
 /// Fails unless the object names a kind: `kind` must be a non-empty string and `apiVersion`

@@ -247,7 +247,11 @@ fn decode<'a, R: Resolve + ?Sized>(
     let read = match body::read(body, format, mode.track) {
         Ok(r) => r,
         Err(f) => {
-            let gvk = f.gvk.as_ref().map(|(k, v)| (k.as_str(), v.as_str()));
+            // The handler passes its own kind as the default for a body that names none.
+            let gvk = f.gvk.as_ref().map(|(k, v)| match (k.as_str(), into) {
+                ("", Some(into)) => (into, v.as_str()),
+                (k, _) => (k, v.as_str()),
+            });
             return Ok(Err(Rejection {
                 message: message::rejection(gvk, into, &f.cause, body),
                 cause: f.cause,
