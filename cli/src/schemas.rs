@@ -1,10 +1,12 @@
 //! Choosing the schema for each object: `--schema FILE`, or `--crd FILE` with the object's
 //! apiVersion and kind (or `--version`/`--kind`).
 
+use std::path::Path;
 use std::sync::Arc;
 
+use kstruct::schema::Structural;
 use kstruct::schema::crd::{self, CustomResourceDefinition};
-use kstruct::{Interpreter, Registry, parse_group_version};
+use kstruct::{Interpreter, RegisteredCrd, Registry, parse_group_version};
 use serde_json::Value;
 
 use crate::inputs::read_file;
@@ -26,66 +28,34 @@ impl Schemas {
     /// Loads `--schema` or `--crd`. Problems here are usage-level errors.
     pub fn load(target: &crate::Target) -> Result<Schemas, String> {
         if let Some(path) = &target.schema {
-            let input = read_file(path)?;
-            let docs = kstruct::input::read_documents(&input.bytes, &input.origin);
-            let value = match docs.into_iter().next() {
-                None => Value::Null,
-                Some(doc) => doc.value.map_err(|e| e.to_string())?,
-            };
-            if crd::is_crd(&value) {
-                return Err(format!(
-                    "{}: this is a CustomResourceDefinition; pass it with --crd",
-                    input.origin
-                ));
-            }
-            let schema = kstruct::schema::convert::from_value(&value).map_err(|e| format!("{}: {e}", input.origin))?;
+            let (schema, origin) = read_bare_schema(path)?;
             let interp = Interpreter::new(schema);
-            note_default_pruning(&input.origin, &interp);
+            note_default_pruning(&origin, &interp);
             return Ok(Schemas::Bare(Arc::new(interp)));
         }
         let Some(path) = &target.crd else {
             return Err("one of --crd or --schema is required".into());
         };
-        let input = read_file(path)?;
+        let (crds, origin) = read_crds(path, target.kind.as_deref())?;
         let mut registry = Registry::new();
-        for doc in kstruct::input::read_documents(&input.bytes, &input.origin) {
-            let value = doc.value.map_err(|e| e.to_string())?;
-            if !crd::is_crd(&value) {
-                continue;
-            }
-            let crd = CustomResourceDefinition::from_value(&value)
-                .map_err(|e| format!("{}:{}: {e}", input.origin, doc.line))?;
-            if target.kind.as_deref().is_some_and(|k| k != crd.kind) {
-                continue;
-            }
+        for crd in crds {
             registry.add(crd);
-        }
-        if registry.crds().is_empty() {
-            let what = match &target.kind {
-                Some(k) => format!("no CustomResourceDefinition of kind {k}"),
-                None => "no CustomResourceDefinition".to_string(),
-            };
-            return Err(format!("{}: {what}", input.origin));
         }
         for c in registry.crds() {
             if let Some(v) = &target.version {
                 match c.version(v) {
                     None => {
-                        return Err(format!("{}: CRD {} has no version {v}", input.origin, c.crd.name));
+                        return Err(format!("{origin}: CRD {} has no version {v}", c.crd.name));
                     }
-                    Some(Err(e)) => return Err(format!("{}: {} {v}: {e}", input.origin, c.crd.name)),
+                    Some(Err(e)) => return Err(format!("{origin}: {} {v}: {e}", c.crd.name)),
                     Some(Ok(_)) => {}
                 }
             }
-            for name in c.version_names() {
-                if let Some(Ok(interp)) = c.version(name) {
-                    note_default_pruning(&format!("{} {} {name}", input.origin, c.crd.name), interp);
-                }
-            }
+            note_crd_default_pruning(&origin, c);
         }
         Ok(Schemas::Crds {
             registry,
-            origin: input.origin,
+            origin,
             version: target.version.clone(),
             kind: target.kind.clone(),
         })
@@ -147,6 +117,60 @@ impl Schemas {
             Some(Err(e)) => Err(format!("CRD {} version {name}: {e}", c.crd.name)),
             // As the API server: a version the CRD lacks has an empty schema.
             None => Ok(Arc::new(Interpreter::new(None))),
+        }
+    }
+}
+
+/// Reads `--schema FILE`: one bare openAPIV3Schema (or `null`), and the file's name for
+/// messages. A CRD there is a usage error.
+pub fn read_bare_schema(path: &Path) -> Result<(Option<Structural>, String), String> {
+    let input = read_file(path)?;
+    let docs = kstruct::input::read_documents(&input.bytes, &input.origin);
+    let value = match docs.into_iter().next() {
+        None => Value::Null,
+        Some(doc) => doc.value.map_err(|e| e.to_string())?,
+    };
+    if crd::is_crd(&value) {
+        return Err(format!(
+            "{}: this is a CustomResourceDefinition; pass it with --crd",
+            input.origin
+        ));
+    }
+    let schema = kstruct::schema::convert::from_value(&value).map_err(|e| format!("{}: {e}", input.origin))?;
+    Ok((schema, input.origin))
+}
+
+/// Reads the CRDs of `--crd FILE` (those of kind `kind` when given), and the file's name for
+/// messages. A file without any is a usage error.
+pub fn read_crds(path: &Path, kind: Option<&str>) -> Result<(Vec<CustomResourceDefinition>, String), String> {
+    let input = read_file(path)?;
+    let mut crds = Vec::new();
+    for doc in kstruct::input::read_documents(&input.bytes, &input.origin) {
+        let value = doc.value.map_err(|e| e.to_string())?;
+        if !crd::is_crd(&value) {
+            continue;
+        }
+        let crd =
+            CustomResourceDefinition::from_value(&value).map_err(|e| format!("{}:{}: {e}", input.origin, doc.line))?;
+        if kind.is_none_or(|k| k == crd.kind) {
+            crds.push(crd);
+        }
+    }
+    if crds.is_empty() {
+        let what = match kind {
+            Some(k) => format!("no CustomResourceDefinition of kind {k}"),
+            None => "no CustomResourceDefinition".to_string(),
+        };
+        return Err(format!("{}: {what}", input.origin));
+    }
+    Ok((crds, input.origin))
+}
+
+/// Notes, on stderr, the versions of `crd` whose serve-time default pruning stopped early.
+pub fn note_crd_default_pruning(origin: &str, crd: &RegisteredCrd) {
+    for name in crd.version_names() {
+        if let Some(Ok(interp)) = crd.version(name) {
+            note_default_pruning(&format!("{origin} {} {name}", crd.crd.name), interp);
         }
     }
 }

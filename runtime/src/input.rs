@@ -128,7 +128,7 @@ pub struct RawDocument<'a> {
 /// Splits `bytes` into request bodies, without decoding them: a stream whose first non-space
 /// character is `{` into its JSON values, anything else into its YAML documents (as
 /// [`read_documents`] tells them apart). YAML documents that are empty or hold only comments
-/// or `null` are skipped, as kubectl skips them. A stream of a single document is one body,
+/// are skipped, as kubectl skips them. A stream of a single document is one body,
 /// white space and all.
 ///
 /// ```
@@ -181,6 +181,15 @@ fn split_json_stream<'a>(bytes: &'a [u8], origin: &str) -> Vec<RawDocument<'a>> 
     whole_if_single(bytes, docs)
 }
 
+/// Whether a YAML document holds nothing but blank lines and comments (kubectl skips such
+/// documents: they decode to `null`).
+fn is_blank_yaml(doc: &[u8]) -> bool {
+    doc.split(|&b| b == b'\n').all(|line| {
+        let line = line.trim_ascii_start();
+        line.is_empty() || line[0] == b'#'
+    })
+}
+
 /// A stream of one document is one body, surrounding white space included, as a client
 /// sending the file would send it.
 fn whole_if_single<'a>(bytes: &'a [u8], mut docs: Vec<RawDocument<'a>>) -> Vec<RawDocument<'a>> {
@@ -212,9 +221,7 @@ fn split_yaml_stream<'a>(bytes: &'a [u8], origin: &str) -> Vec<RawDocument<'a>> 
     let single = parts.len() == 1;
     let mut docs = Vec::new();
     for part in parts {
-        if let Ok(c) = yaml::to_json_bytes(part.bytes)
-            && c.value.is_null()
-        {
+        if is_blank_yaml(part.bytes) {
             continue;
         }
         docs.push(RawDocument {

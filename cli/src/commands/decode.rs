@@ -1,12 +1,12 @@
 //! `kstruct decode`: each input document through the API server's write path (or, with
 //! `--storage`, its read-from-storage path).
 
-use kstruct::schema::crd::{self, CustomResourceDefinition};
 use kstruct::{DecodeOptions, Decoded, Error, FieldValidation, Interpreter, Pipeline, RegisteredCrd, Registry};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::Outcome;
-use crate::inputs::{read_file, read_inputs, write_line};
+use crate::inputs::{read_inputs, write_line};
+use crate::schemas::{note_crd_default_pruning, read_bare_schema, read_crds};
 
 /// What the objects are decoded with.
 enum Endpoint {
@@ -14,7 +14,7 @@ enum Endpoint {
     Schema(Box<Interpreter>),
     /// One CRD: objects of another group or kind are decoded without a schema, and the API
     /// server's messages name this CRD's kind.
-    Crd(RegisteredCrd),
+    Crd(Box<RegisteredCrd>),
     /// Several CRDs, each object decoded with the one its group and kind name.
     Crds(Registry),
 }
@@ -22,77 +22,38 @@ enum Endpoint {
 impl Endpoint {
     fn load(args: &crate::DecodeArgs) -> Result<Endpoint, String> {
         if let Some(path) = &args.schema {
-            let input = read_file(path)?;
-            let docs = kstruct::input::read_documents(&input.bytes, &input.origin);
-            let value = match docs.into_iter().next() {
-                None => Value::Null,
-                Some(doc) => doc.value.map_err(|e| e.to_string())?,
-            };
-            if crd::is_crd(&value) {
-                return Err(format!(
-                    "{}: this is a CustomResourceDefinition; pass it with --crd",
-                    input.origin
-                ));
-            }
-            let schema = kstruct::schema::convert::from_value(&value).map_err(|e| format!("{}: {e}", input.origin))?;
+            let (schema, _) = read_bare_schema(path)?;
             return Ok(Endpoint::Schema(Box::new(Interpreter::new(schema))));
         }
         let Some(path) = &args.crd else {
             return Err("one of --crd or --schema is required".into());
         };
-        let input = read_file(path)?;
-        let mut crds = Vec::new();
-        for doc in kstruct::input::read_documents(&input.bytes, &input.origin) {
-            let value = doc.value.map_err(|e| e.to_string())?;
-            if !crd::is_crd(&value) {
-                continue;
-            }
-            let mut crd = CustomResourceDefinition::from_value(&value)
-                .map_err(|e| format!("{}:{}: {e}", input.origin, doc.line))?;
-            if args.kind.as_deref().is_some_and(|k| k != crd.kind) {
-                continue;
-            }
-            if let Some(v) = &args.version {
+        let (mut crds, origin) = read_crds(path, args.kind.as_deref())?;
+        if let Some(v) = &args.version {
+            // Registered alone, as a CRD with that one version would serve.
+            for crd in &mut crds {
                 crd.versions.retain(|cv| &cv.name == v);
             }
-            crds.push(crd);
-        }
-        if crds.is_empty() {
-            let what = match &args.kind {
-                Some(k) => format!("no CustomResourceDefinition of kind {k}"),
-                None => "no CustomResourceDefinition".to_string(),
-            };
-            return Err(format!("{}: {what}", input.origin));
-        }
-        if let Some(v) = &args.version
-            && crds.iter().all(|c| c.versions.is_empty())
-        {
-            return Err(format!("{}: no CustomResourceDefinition has version {v}", input.origin));
-        }
-        let mut registry = Registry::new();
-        for c in crds {
-            registry.add(c);
-        }
-        for c in registry.crds() {
-            for name in c.version_names() {
-                match c.version(name) {
-                    Some(Ok(i)) => {
-                        if let Some(e) = i.default_pruning_error() {
-                            eprintln!(
-                                "kstruct: note: {} {} {name}: {e}; the defaults it did not reach are used as written",
-                                input.origin, c.crd.name
-                            );
-                        }
-                    }
-                    Some(Err(e)) if !c.crd.preserve_unknown_fields => {
-                        return Err(format!("{}: {} {name}: {e}", input.origin, c.crd.name));
-                    }
-                    _ => {}
-                }
+            if crds.iter().all(|c| c.versions.is_empty()) {
+                return Err(format!("{origin}: no CustomResourceDefinition has version {v}"));
             }
         }
+        let mut registry = Registry::new();
+        for crd in crds {
+            registry.add(crd);
+        }
+        for c in registry.crds() {
+            if !c.crd.preserve_unknown_fields {
+                for name in c.version_names() {
+                    if let Some(Err(e)) = c.version(name) {
+                        return Err(format!("{origin}: {} {name}: {e}", c.crd.name));
+                    }
+                }
+            }
+            note_crd_default_pruning(&origin, c);
+        }
         Ok(if registry.crds().len() == 1 {
-            Endpoint::Crd(registry.crds()[0].clone())
+            Endpoint::Crd(Box::new(registry.crds()[0].clone()))
         } else {
             Endpoint::Crds(registry)
         })

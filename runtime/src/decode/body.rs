@@ -23,6 +23,9 @@ pub(super) struct Read {
     pub strict_errors: Vec<String>,
     /// Paths of the repeated JSON keys, in document order. Empty unless decoding strictly.
     pub duplicate_fields: Vec<String>,
+    /// The object's kind and the version of its apiVersion, as the serializer reports them.
+    pub kind: String,
+    pub version: String,
 }
 
 /// A body the serializer rejects.
@@ -113,6 +116,8 @@ fn read_json(body: &[u8], strict: bool) -> Result<Read, Failure> {
             object,
             strict_errors,
             duplicate_fields,
+            kind: String::new(),
+            version: String::new(),
         },
         // Strict decoding quotes the body as sent; the lenient decoder quotes the bytes Go
         // hands to Unstructured.UnmarshalJSON: the value without the white space around it.
@@ -157,6 +162,8 @@ fn read_yaml(body: &[u8], strict: bool) -> Result<Read, Failure> {
             object,
             strict_errors,
             duplicate_fields: Vec::new(),
+            kind: String::new(),
+            version: String::new(),
         },
         |object| {
             if strict {
@@ -179,16 +186,21 @@ fn trim_json_space(b: &[u8]) -> &[u8] {
 
 /// Fails unless the object names a kind: `kind` must be a non-empty string and `apiVersion`
 /// must parse (an unparsable apiVersion empties the whole group/version/kind).
-fn require_kind(read: Read, data: impl FnOnce(&Value) -> String) -> Result<Read, Failure> {
+fn require_kind(mut read: Read, data: impl FnOnce(&Value) -> String) -> Result<Read, Failure> {
     let kind = read.object.get("kind").and_then(Value::as_str).unwrap_or("");
     let api_version = read.object.get("apiVersion").and_then(Value::as_str).unwrap_or("");
-    if kind.is_empty() || crate::parse_group_version(api_version).is_err() {
-        let object = Value::Object(read.object);
-        let cause = format!("Object 'Kind' is missing in '{}'", data(&object));
-        dispose(object);
-        return Err(Failure::new(cause));
+    match crate::parse_group_version(api_version) {
+        Ok((_, version)) if !kind.is_empty() => {
+            (read.kind, read.version) = (kind.to_string(), version.to_string());
+            Ok(read)
+        }
+        _ => {
+            let object = Value::Object(read.object);
+            let cause = format!("Object 'Kind' is missing in '{}'", data(&object));
+            dispose(object);
+            Err(Failure::new(cause))
+        }
     }
-    Ok(read)
 }
 
 /// Go's `encoding/json` decoding the body into `struct { APIVersion, Kind string }`.

@@ -259,17 +259,7 @@ fn decode<'a, R: Resolve + ?Sized>(
             }));
         }
     };
-    // `body::read` made sure kind is a string and apiVersion parses.
-    let kind = read
-        .object
-        .get("kind")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_string();
-    let api_version = read.object.get("apiVersion").and_then(Value::as_str).unwrap_or("");
-    let version = crate::parse_group_version(api_version)
-        .map(|(_, v)| v.to_string())
-        .unwrap_or_default();
+    let (kind, version) = (read.kind, read.version);
     let mut object = Value::Object(read.object);
     match coercer::apply(&mut object, target, mode) {
         Ok(applied) => Ok(Ok(Stage {
