@@ -15,7 +15,6 @@
 
 use std::fmt;
 
-use serde_json::map::Entry;
 use serde_json::{Map, Number, Value};
 
 /// The deepest nesting the API server's decoder accepts.
@@ -97,7 +96,10 @@ pub(crate) fn decode_body(input: &[u8]) -> Result<Body, JsonError> {
         dispose(decoded.value);
         return Err(stream.error_at(
             stream.pos,
-            &format!("invalid character {} after top-level value", describe(c)),
+            &format!(
+                "invalid character {} after top-level value",
+                describe(input, stream.pos)
+            ),
         ));
     }
     Ok(Body {
@@ -203,6 +205,7 @@ impl<'a> Stream<'a> {
         }
         let mut stack: Vec<Frame> = Vec::new();
         let mut duplicates: Vec<String> = Vec::new();
+        let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
         loop {
             // Read one value start: a scalar completes at once, a container opens a frame.
             self.skip_ws();
@@ -241,7 +244,10 @@ impl<'a> Stream<'a> {
                 other => {
                     return Err(self.error_at(
                         self.pos,
-                        &format!("invalid character {} looking for beginning of value", describe(other)),
+                        &format!(
+                            "invalid character {} looking for beginning of value",
+                            describe(self.input, self.pos)
+                        ),
                     ));
                 }
             };
@@ -266,7 +272,10 @@ impl<'a> Stream<'a> {
                             Some(&other) => {
                                 return Err(self.error_at(
                                     self.pos,
-                                    &format!("invalid character {} after array element", describe(other)),
+                                    &format!(
+                                        "invalid character {} after array element",
+                                        describe(self.input, self.pos)
+                                    ),
                                 ));
                             }
                             None => return Err(self.error_at(self.pos, "unexpected end of JSON input")),
@@ -279,24 +288,25 @@ impl<'a> Stream<'a> {
                             self.type_meta
                                 .push((k.clone(), kstruct_schema::go::json_kind(&value), text));
                         }
-                        match map.entry(k) {
-                            Entry::Vacant(e) => {
-                                e.insert(value);
-                            }
-                            Entry::Occupied(mut e) => {
-                                // The last value wins; the path is built only for duplicates.
-                                let path = path_to(parents, e.key());
-                                if !duplicates.contains(&path) {
-                                    duplicates.push(path);
-                                }
-                                e.insert(value);
-                            }
+                        // The last value wins; the replaced one may nest deeply.
+                        if let Some(old) = map.insert(k, value) {
+                            dispose(old);
                         }
                         match self.input.get(self.pos) {
                             Some(b',') => {
                                 self.pos += 1;
                                 self.skip_ws();
-                                *key = Some(self.key()?);
+                                let k = self.key()?;
+                                // Go reports a repeated key when it reads the key, before
+                                // anything repeated inside its new value.
+                                if map.contains_key(&k) {
+                                    let path = path_to(parents, &k);
+                                    if !seen.contains(&path) {
+                                        seen.insert(path.clone());
+                                        duplicates.push(path);
+                                    }
+                                }
+                                *key = Some(k);
                             }
                             Some(b'}') => {
                                 self.pos += 1;
@@ -308,7 +318,10 @@ impl<'a> Stream<'a> {
                             Some(&other) => {
                                 return Err(self.error_at(
                                     self.pos,
-                                    &format!("invalid character {} after object key:value pair", describe(other)),
+                                    &format!(
+                                        "invalid character {} after object key:value pair",
+                                        describe(self.input, self.pos)
+                                    ),
                                 ));
                             }
                             None => return Err(self.error_at(self.pos, "unexpected end of JSON input")),
@@ -328,7 +341,7 @@ impl<'a> Stream<'a> {
                     self.pos,
                     &format!(
                         "invalid character {} looking for beginning of object key string",
-                        describe(other)
+                        describe(self.input, self.pos)
                     ),
                 ));
             }
@@ -343,7 +356,7 @@ impl<'a> Stream<'a> {
             }
             Some(&other) => Err(self.error_at(
                 self.pos,
-                &format!("invalid character {} after object key", describe(other)),
+                &format!("invalid character {} after object key", describe(self.input, self.pos)),
             )),
             None => Err(self.error_at(self.pos, "unexpected end of JSON input")),
         }
@@ -356,9 +369,9 @@ impl<'a> Stream<'a> {
                 Some(&b) => {
                     let message = format!(
                         "invalid character {} in literal {} (expecting {})",
-                        describe(b),
+                        describe(self.input, self.pos + i),
                         String::from_utf8_lossy(word),
-                        describe(w)
+                        describe(word, i)
                     );
                     return Err(self.error_at(self.pos + i, &message));
                 }
@@ -386,7 +399,7 @@ impl<'a> Stream<'a> {
                 }
             }
             Some(&other) => {
-                return Err(self.error_at(i, &format!("invalid character {} in numeric literal", describe(other))));
+                return Err(self.error_at(i, &format!("invalid character {} in numeric literal", describe(b, i))));
             }
             None => return Err(self.error_at(i, "unexpected end of JSON input")),
         }
@@ -437,7 +450,7 @@ impl<'a> Stream<'a> {
 
     fn digit_error(&self, i: usize, context: &str) -> JsonError {
         match self.input.get(i) {
-            Some(&c) => self.error_at(i, &format!("invalid character {} {context}", describe(c))),
+            Some(&c) => self.error_at(i, &format!("invalid character {} {context}", describe(self.input, i))),
             None => self.error_at(i, "unexpected end of JSON input"),
         }
     }
@@ -510,13 +523,13 @@ impl<'a> Stream<'a> {
                         other => {
                             return Err(self.error_at(
                                 i - 1,
-                                &format!("invalid character {} in string escape code", describe(other)),
+                                &format!("invalid character {} in string escape code", describe(b, i - 1)),
                             ));
                         }
                     }
                 }
                 c if c < 0x20 => {
-                    return Err(self.error_at(i, &format!("invalid character {} in string literal", describe(c))));
+                    return Err(self.error_at(i, &format!("invalid character {} in string literal", describe(b, i))));
                 }
                 c if c < 0x80 => {
                     out.push(c as char);
@@ -560,7 +573,10 @@ impl<'a> Stream<'a> {
                 _ => {
                     return Err(self.error_at(
                         i + k,
-                        &format!("invalid character {} in \\u hexadecimal character escape", describe(c)),
+                        &format!(
+                            "invalid character {} in \\u hexadecimal character escape",
+                            describe(self.input, i + k)
+                        ),
                     ));
                 }
             };
@@ -570,27 +586,27 @@ impl<'a> Stream<'a> {
     }
 }
 
-/// The path of `key` in the innermost object, below the open containers `parents`, as the
-/// API server prints it: keys joined by `.`, indices as `[i]`.
+/// The path of `key` in the innermost object, below the open containers `parents`, as
+/// sigs.k8s.io/json builds it: the first key as is, later keys after a `.`, indices as `[i]`,
+/// and `.key` after any parent (so a key below an empty key reads `.key`).
 fn path_to(parents: &[Frame], key: &str) -> String {
     let mut path = String::new();
-    for frame in parents {
+    for (depth, frame) in parents.iter().enumerate() {
         match frame {
             Frame::Array(items) => {
                 path.push('[');
                 path.push_str(&items.len().to_string());
                 path.push(']');
             }
-            Frame::Object(_, Some(k)) => {
-                if !path.is_empty() {
+            Frame::Object(_, k) => {
+                if depth > 0 {
                     path.push('.');
                 }
-                path.push_str(k);
+                path.push_str(k.as_deref().unwrap_or_default());
             }
-            Frame::Object(_, None) => {}
         }
     }
-    if !path.is_empty() {
+    if !parents.is_empty() {
         path.push('.');
     }
     path.push_str(key);
@@ -613,14 +629,30 @@ pub(crate) fn folds_to(key: &str, name: &str) -> bool {
     folded.eq(name.chars())
 }
 
-/// How Go's scanner names a byte in its errors.
-fn describe(c: u8) -> String {
-    match c {
-        b'\'' => "'\\''".to_string(),
-        b'"' => "'\"'".to_string(),
-        c if c.is_ascii_graphic() || c == b' ' => format!("'{}'", c as char),
-        c => format!("'\\x{c:02x}'"),
-    }
+/// How Go names the character at `input[at]` in its errors: `'x'`, `'\\''`, `'"'`, escapes as
+/// `strconv.Quote` writes them (`'\\n'`, `'\\x00'`, `'\\ufeff'`), a byte that starts no UTF-8
+/// character as `'\\xff'`.
+fn describe(input: &[u8], at: usize) -> String {
+    let rest = &input[at.min(input.len())..];
+    let c = match rest.first() {
+        None => return "EOF".to_string(),
+        Some(b'\'') => return "'\\''".to_string(),
+        Some(b'"') => return "'\"'".to_string(),
+        Some(&b) if b.is_ascii() => b as char,
+        Some(&b) => {
+            let len = rest.len().min(4);
+            let valid = match std::str::from_utf8(&rest[..len]) {
+                Ok(s) => s,
+                Err(e) => std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or(""),
+            };
+            match valid.chars().next() {
+                Some(c) => c,
+                None => return format!("'\\x{b:02x}'"),
+            }
+        }
+    };
+    let quoted = kstruct_schema::go::quote(&c.to_string());
+    format!("'{}'", &quoted[1..quoted.len() - 1])
 }
 
 /// Clones a value without recursion (cloning a deep `serde_json::Value` recurses).
@@ -739,6 +771,35 @@ mod tests {
             ["metadata.name", "spec.l[0].x", "spec.l[1].y", "metadata"]
         );
         assert_eq!(d.value["metadata"], json!({"name": 2}));
+    }
+
+    #[test]
+    fn repeated_keys_are_reported_before_what_their_values_repeat() {
+        let d = decode(br#"{"a": {"c": 1}, "a": {"b": 1, "b": 2}, "a": {"b": {"b": 1, "b": 1}}}"#).unwrap();
+        assert_eq!(d.duplicates, ["a", "a.b", "a.b.b"]);
+        // Below an empty key, paths start with its separator, as sigs.k8s.io/json joins them.
+        let d = decode(
+            br#"{"": {"x": 1, "x": 2, "": {"": 1, "": 2}}, "a": {"": {"b": 1, "b": 2}}, "l": [[{"q": 1, "q": 2}]]}"#,
+        )
+        .unwrap();
+        assert_eq!(d.duplicates, [".x", "..", "a..b", "l[0][0].q"]);
+    }
+
+    #[test]
+    fn errors_name_characters_as_go_quotes_them() {
+        let msg = |b: &[u8]| decode(b).unwrap_err().message;
+        assert_eq!(msg(b"\x0b{}"), "invalid character '\\v' looking for beginning of value");
+        assert_eq!(
+            msg(b"\xef\xbb\xbf{}"),
+            "invalid character '\\ufeff' looking for beginning of value"
+        );
+        assert_eq!(
+            msg(b"{\"a\": \xc3\xa9}"),
+            "invalid character '\u{e9}' looking for beginning of value"
+        );
+        assert_eq!(msg(b"\xff"), "invalid character '\\xff' looking for beginning of value");
+        assert_eq!(msg(b"{\"a\":\"\n\"}"), "invalid character '\\n' in string literal");
+        assert_eq!(msg(b"'"), "invalid character '\\'' looking for beginning of value");
     }
 
     #[test]

@@ -147,12 +147,18 @@ fn duplicates_are_quoted_deduplicated_and_capped() {
 }
 
 #[test]
-fn a_repeated_object_reports_what_its_first_value_repeated() {
+fn a_repeated_object_reports_what_its_values_repeat() {
     let d = warn(&format!(
         r#"{{{HEAD}, "spec": {{"free": {{"q": 1, "q": 2}}}}, "spec": {{"name": "n"}}}}"#
     ));
     assert_eq!(d.duplicate_fields, ["spec.free.q", "spec"]);
     assert_eq!(d.object["spec"], json!({"name": "n", "replicas": 1, "mode": "auto"}));
+    // The repeated key comes before what its new value repeats.
+    let d = warn(&format!(
+        r#"{{{HEAD}, "spec": {{"free": {{"q": 1, "q": 2}}}}, "spec": {{"free": {{"r": 1, "r": 2}}}}}}"#
+    ));
+    assert_eq!(d.duplicate_fields, ["spec.free.q", "spec", "spec.free.r"]);
+    assert_eq!(d.object["spec"]["free"], json!({"r": 2}));
 }
 
 #[test]

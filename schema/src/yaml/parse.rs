@@ -920,6 +920,15 @@ fn rewrite_for(bld: &Builder<'_>, b: usize, info: &str) -> Option<String> {
                 out.replace_range(at..at + 2, "\\x27");
             }
         }
+        // libyaml starts a plain scalar at any `-` not followed by a blank, and
+        // in flow context ends it at the next indicator: `[-]` holds "-".
+        "plain scalar cannot start with '-' followed by ,[]{}" => {
+            let dash = (0..=b.min(bytes.len().saturating_sub(1)))
+                .rev()
+                .take(4)
+                .find(|&i| bytes[i] == b'-' && bytes.get(i + 1).is_some_and(|c| b",[]{}".contains(c)))?;
+            out.replace_range(dash..dash + 1, "\"-\"");
+        }
         // libyaml ends the document with the token after a root flow
         // collection, whatever it is; saphyr objects to a stray bracket.
         "misplaced bracket" if root_flow_closes_before(bytes, b) => {

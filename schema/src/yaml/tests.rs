@@ -895,3 +895,13 @@ fn matches_go_yaml_v2_on_the_corpus() {
     }
     assert_eq!(differing, KNOWN_GO_DIFFERENCES);
 }
+
+#[test]
+fn a_lone_dash_in_flow_context_is_a_plain_scalar() {
+    // libyaml starts a plain scalar at `-` followed by a flow indicator; saphyr does not.
+    assert_eq!(
+        conv("a: [-, -]\nb: {x: -, -: z}\nc: [-1, -x]\n"),
+        json!({"a": ["-", "-"], "b": {"x": "-", "-": "z"}, "c": [-1, "-x"]})
+    );
+    assert_eq!(conv("{a: -}"), json!({"a": "-"}));
+}
