@@ -92,7 +92,6 @@ pub(crate) fn decode_body(input: &[u8]) -> Result<Body, JsonError> {
     };
     stream.skip_ws();
     if stream.pos < input.len() {
-        let c = input[stream.pos];
         dispose(decoded.value);
         return Err(stream.error_at(
             stream.pos,
@@ -241,7 +240,7 @@ impl<'a> Stream<'a> {
                 b'f' => Some(self.literal(b"false", Value::Bool(false))?),
                 b'n' => Some(self.literal(b"null", Value::Null)?),
                 b'-' | b'0'..=b'9' => Some(self.number()?),
-                other => {
+                _ => {
                     return Err(self.error_at(
                         self.pos,
                         &format!(
@@ -269,7 +268,7 @@ impl<'a> Stream<'a> {
                                 };
                                 done = Some(Value::Array(items));
                             }
-                            Some(&other) => {
+                            Some(_) => {
                                 return Err(self.error_at(
                                     self.pos,
                                     &format!(
@@ -315,7 +314,7 @@ impl<'a> Stream<'a> {
                                 };
                                 done = Some(Value::Object(map));
                             }
-                            Some(&other) => {
+                            Some(_) => {
                                 return Err(self.error_at(
                                     self.pos,
                                     &format!(
@@ -336,7 +335,7 @@ impl<'a> Stream<'a> {
     fn key(&mut self) -> Result<String, JsonError> {
         match self.input.get(self.pos) {
             Some(b'"') => {}
-            Some(&other) => {
+            Some(_) => {
                 return Err(self.error_at(
                     self.pos,
                     &format!(
@@ -354,7 +353,7 @@ impl<'a> Stream<'a> {
                 self.pos += 1;
                 Ok(key)
             }
-            Some(&other) => Err(self.error_at(
+            Some(_) => Err(self.error_at(
                 self.pos,
                 &format!("invalid character {} after object key", describe(self.input, self.pos)),
             )),
@@ -366,7 +365,7 @@ impl<'a> Stream<'a> {
         for (i, &w) in word.iter().enumerate() {
             match self.input.get(self.pos + i) {
                 Some(&b) if b == w => {}
-                Some(&b) => {
+                Some(_) => {
                     let message = format!(
                         "invalid character {} in literal {} (expecting {})",
                         describe(self.input, self.pos + i),
@@ -398,7 +397,7 @@ impl<'a> Stream<'a> {
                     i += 1;
                 }
             }
-            Some(&other) => {
+            Some(_) => {
                 return Err(self.error_at(i, &format!("invalid character {} in numeric literal", describe(b, i))));
             }
             None => return Err(self.error_at(i, "unexpected end of JSON input")),
@@ -450,7 +449,7 @@ impl<'a> Stream<'a> {
 
     fn digit_error(&self, i: usize, context: &str) -> JsonError {
         match self.input.get(i) {
-            Some(&c) => self.error_at(i, &format!("invalid character {} {context}", describe(self.input, i))),
+            Some(_) => self.error_at(i, &format!("invalid character {} {context}", describe(self.input, i))),
             None => self.error_at(i, "unexpected end of JSON input"),
         }
     }
@@ -520,7 +519,7 @@ impl<'a> Stream<'a> {
                                 out.push(char::from_u32(hi).unwrap_or('\u{fffd}'));
                             }
                         }
-                        other => {
+                        _ => {
                             return Err(self.error_at(
                                 i - 1,
                                 &format!("invalid character {} in string escape code", describe(b, i - 1)),
