@@ -15,6 +15,7 @@
 
 use std::fmt;
 
+use serde_json::map::Entry;
 use serde_json::{Map, Number, Value};
 
 /// The deepest nesting the API server's decoder accepts.
@@ -124,8 +125,10 @@ pub struct Stream<'a> {
 /// A container being built.
 enum Frame {
     Array(Vec<Value>),
-    /// An object, the key whose value is being read, and whether that key was seen before.
-    Object(Map<String, Value>, Option<String>),
+    /// An object, the key whose value is being read, and how many duplicates had been found
+    /// when that key was read (where a repeat of the key belongs in document order: Go
+    /// reports it when it reads the key, before any repeat inside the key's value).
+    Object(Map<String, Value>, Option<String>, usize),
 }
 
 impl<'a> Stream<'a> {
@@ -231,7 +234,7 @@ impl<'a> Stream<'a> {
                         continue;
                     } else {
                         let key = self.key()?;
-                        stack.push(Frame::Object(Map::new(), Some(key)));
+                        stack.push(Frame::Object(Map::new(), Some(key), duplicates.len()));
                         continue;
                     }
                 }
@@ -280,36 +283,37 @@ impl<'a> Stream<'a> {
                             None => return Err(self.error_at(self.pos, "unexpected end of JSON input")),
                         }
                     }
-                    Frame::Object(map, key) => {
+                    Frame::Object(map, key, mark) => {
                         let k = key.take().unwrap_or_default();
                         if self.record_type_meta && parents.is_empty() && folds_to_type_meta(&k) {
                             let text = value.as_str().map(str::to_string);
                             self.type_meta
                                 .push((k.clone(), kstruct_schema::go::json_kind(&value), text));
                         }
-                        // The last value wins; the replaced one may nest deeply.
-                        if let Some(old) = map.insert(k, value) {
-                            dispose(old);
+                        match map.entry(k) {
+                            Entry::Vacant(e) => {
+                                e.insert(value);
+                            }
+                            Entry::Occupied(mut e) => {
+                                // The last value wins; the path is built only for repeats.
+                                let path = path_to(parents, e.key());
+                                if seen.insert(path.clone()) {
+                                    duplicates.insert(*mark, path);
+                                }
+                                // The replaced value may nest deeply.
+                                dispose(e.insert(value));
+                            }
                         }
                         match self.input.get(self.pos) {
                             Some(b',') => {
                                 self.pos += 1;
                                 self.skip_ws();
-                                let k = self.key()?;
-                                // Go reports a repeated key when it reads the key, before
-                                // anything repeated inside its new value.
-                                if map.contains_key(&k) {
-                                    let path = path_to(parents, &k);
-                                    if !seen.contains(&path) {
-                                        seen.insert(path.clone());
-                                        duplicates.push(path);
-                                    }
-                                }
-                                *key = Some(k);
+                                *key = Some(self.key()?);
+                                *mark = duplicates.len();
                             }
                             Some(b'}') => {
                                 self.pos += 1;
-                                let Some(Frame::Object(map, _)) = stack.pop() else {
+                                let Some(Frame::Object(map, ..)) = stack.pop() else {
                                     unreachable!()
                                 };
                                 done = Some(Value::Object(map));
@@ -597,7 +601,7 @@ fn path_to(parents: &[Frame], key: &str) -> String {
                 path.push_str(&items.len().to_string());
                 path.push(']');
             }
-            Frame::Object(_, k) => {
+            Frame::Object(_, k, _) => {
                 if depth > 0 {
                     path.push('.');
                 }

@@ -72,15 +72,16 @@ pub(super) fn warnings(errors: &[String]) -> Vec<String> {
     const SHORT: &str = "yaml: unmarshal errors:\n";
     const LONG: &str = "error converting YAML to JSON: yaml: unmarshal errors:\n";
     let mut out: Vec<String> = Vec::new();
-    let mut push = |w: &str| {
-        if !w.is_empty() && !out.iter().any(|o| o == w) {
-            out.push(w.to_string());
-        }
-    };
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for e in errors {
-        match e.strip_prefix(SHORT).or_else(|| e.strip_prefix(LONG)) {
-            Some(rest) => rest.split('\n').for_each(|line| push(line.trim())),
-            None => push(e),
+        let lines: Vec<&str> = match e.strip_prefix(SHORT).or_else(|| e.strip_prefix(LONG)) {
+            Some(rest) => rest.split('\n').map(str::trim).collect(),
+            None => vec![e.as_str()],
+        };
+        for w in lines {
+            if !w.is_empty() && seen.insert(w) {
+                out.push(w.to_string());
+            }
         }
     }
     out

@@ -27,6 +27,17 @@ pub struct Interpreter {
     default_pruning_error: Option<String>,
     resource: Option<GroupVersionKind>,
     preserve_unknown_fields: bool,
+    /// Whether any node below the root is an embedded resource: without one, coercion has
+    /// nothing to do and is skipped.
+    embeds_resources: bool,
+}
+
+fn embeds_resources(schema: Option<&Structural>) -> bool {
+    let mut found = false;
+    if let Some(s) = schema {
+        s.walk(&mut |n| found |= n.extensions.x_embedded_resource);
+    }
+    found
 }
 
 impl Interpreter {
@@ -36,6 +47,7 @@ impl Interpreter {
         let mut schema = schema;
         let default_pruning_error = schema.as_mut().and_then(|s| prune_defaults(s).err());
         Interpreter {
+            embeds_resources: embeds_resources(schema.as_ref()),
             schema,
             default_pruning_error,
             ..<Interpreter as Default>::default()
@@ -46,6 +58,7 @@ impl Interpreter {
     /// the API server treats CRDs with `spec.preserveUnknownFields: true`).
     pub fn without_default_pruning(schema: Option<Structural>) -> Interpreter {
         Interpreter {
+            embeds_resources: embeds_resources(schema.as_ref()),
             schema,
             ..<Interpreter as Default>::default()
         }
@@ -97,6 +110,9 @@ impl Pipeline for Interpreter {
     }
 
     fn coerce_embedded(&self, value: &mut Value, options: CoerceOptions) -> Result<Vec<String>, FieldError> {
+        if !self.embeds_resources {
+            return Ok(Vec::new());
+        }
         objectmeta::coerce(&Path::nil(), value, self.schema.as_ref(), false, options)
     }
 

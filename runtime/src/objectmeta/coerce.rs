@@ -34,13 +34,52 @@ pub fn coerce(
 ) -> Result<Vec<String>, FieldError> {
     let s = s.or(is_resource_root.then(Structural::empty));
     let mut unknown = Vec::new();
-    walk(path, obj, s, is_resource_root, opts, &mut unknown)?;
+    walk(&At::Base(path), obj, s, is_resource_root, opts, &mut unknown)?;
     unknown.sort();
     Ok(unknown)
 }
 
+/// Where the walk is: rendered into a [`Path`] only where a message or a metadata prefix
+/// needs one, so that walking costs no allocation per node.
+enum At<'a> {
+    Base(&'a Path),
+    Child(&'a At<'a>, &'a str),
+    Key(&'a At<'a>, &'a str),
+    Index(&'a At<'a>, usize),
+}
+
+impl At<'_> {
+    fn path(&self) -> Path {
+        let mut steps = Vec::new();
+        let mut at = self;
+        let base = loop {
+            match at {
+                At::Base(p) => break *p,
+                At::Child(up, _) | At::Key(up, _) | At::Index(up, _) => {
+                    steps.push(at);
+                    at = up;
+                }
+            }
+        };
+        let mut path = base.clone();
+        for step in steps.iter().rev() {
+            path = match step {
+                At::Child(_, k) => path.child(k),
+                At::Key(_, k) => path.key(k),
+                At::Index(_, i) => path.index(*i),
+                At::Base(_) => path,
+            };
+        }
+        path
+    }
+
+    fn is_nil(&self) -> bool {
+        matches!(self, At::Base(p) if p.is_nil())
+    }
+}
+
 fn walk(
-    path: &Path,
+    at: &At<'_>,
     x: &mut Value,
     s: Option<&Structural>,
     force_embedded: bool,
@@ -54,22 +93,37 @@ fn walk(
         || match x {
             Value::Object(map) => {
                 let embedded = force_embedded || s.extensions.x_embedded_resource;
+                if !embedded {
+                    // Nothing to change here: visit the children that have schemas.
+                    for (k, v) in map.iter_mut() {
+                        let (child_schema, is_property) = match s.properties.get(k) {
+                            Some(p) => (Some(p), true),
+                            None => (s.additional_properties.as_ref().and_then(|ap| ap.schema()), false),
+                        };
+                        if let Some(cs) = child_schema {
+                            let child = if is_property { At::Child(at, k) } else { At::Key(at, k) };
+                            walk(&child, v, Some(cs), false, opts, unknown)?;
+                        }
+                    }
+                    return Ok(());
+                }
+                let path = at.path();
                 let keys: Vec<String> = map.keys().cloned().collect();
-                for k in keys {
+                for k in &keys {
                     // The value the reference recurses into: for metadata, the one it read before
                     // writing the normalised metadata back.
                     let mut detached: Option<Value> = None;
                     if embedded {
                         match k.as_str() {
                             "apiVersion" | "kind" => {
-                                let v = &map[&k];
+                                let v = &map[k];
                                 if !v.is_string() {
                                     if opts.drop_invalid_fields {
-                                        map.remove(&k);
+                                        map.remove(k);
                                         continue;
                                     }
                                     return Err(FieldError::invalid(
-                                        &path.child(&k),
+                                        &path.child(k),
                                         BadValue::from(v),
                                         "must be a string",
                                     ));
@@ -79,7 +133,7 @@ fn walk(
                                 let get = GetOptions {
                                     drop_malformed_fields: opts.drop_invalid_fields,
                                     return_unknown_field_paths: opts.return_unknown_field_paths,
-                                    parent_path: (!path.is_nil()).then(|| path.clone()),
+                                    parent_path: (!at.is_nil()).then(|| path.clone()),
                                 };
                                 match get_object_meta(map, &get) {
                                     Err(e) => {
@@ -103,21 +157,21 @@ fn walk(
                             _ => {}
                         }
                     }
-                    let (child_path, child_schema) = match s.properties.get(&k) {
-                        Some(p) => (path.child(&k), Some(p)),
+                    let (child, child_schema) = match s.properties.get(k) {
+                        Some(p) => (At::Child(at, k), Some(p)),
                         None => match &s.additional_properties {
-                            Some(ap) => (path.key(&k), ap.schema()),
+                            Some(ap) => (At::Key(at, k), ap.schema()),
                             None => continue,
                         },
                     };
                     let target = match detached.as_mut() {
                         Some(v) => v,
-                        None => match map.get_mut(&k) {
+                        None => match map.get_mut(k) {
                             Some(v) => v,
                             None => continue,
                         },
                     };
-                    let walked = walk(&child_path, target, child_schema, false, opts, unknown);
+                    let walked = walk(&child, target, child_schema, false, opts, unknown);
                     if let Some(d) = detached {
                         crate::json::dispose(d);
                     }
@@ -127,7 +181,7 @@ fn walk(
             }
             Value::Array(items) => {
                 for (i, v) in items.iter_mut().enumerate() {
-                    walk(&path.index(i), v, s.items.as_deref(), false, opts, unknown)?;
+                    walk(&At::Index(at, i), v, s.items.as_deref(), false, opts, unknown)?;
                 }
                 Ok(())
             }
