@@ -23,8 +23,9 @@ pub(super) struct Read {
     pub strict_errors: Vec<String>,
     /// Paths of the repeated JSON keys, in document order. Empty unless decoding strictly.
     pub duplicate_fields: Vec<String>,
-    /// The object's kind and the version of its apiVersion, as the serializer reports them.
+    /// The object's kind, as the serializer reports it.
     pub kind: String,
+    /// The version of the object's apiVersion, as the serializer reports it.
     pub version: String,
 }
 
