@@ -289,10 +289,12 @@ impl Builder<'_> {
         if j == line_start || !self.src.text[j..b].contains('\t') {
             return None;
         }
+        // The byte before the blanks may be the last byte of a multi-byte character (a BOM
+        // inside the text): compare bytes, never slice the text there.
         let indicator_at = j - 1;
-        let lead = self.src.text[line_start..indicator_at]
-            .bytes()
-            .all(|c| c == b' ' || c == b'\t');
+        let lead = self.src.text.as_bytes()[line_start..indicator_at]
+            .iter()
+            .all(|&c| c == b' ' || c == b'\t');
         let indicator = match self.src.byte(indicator_at) {
             b':' => lead,
             b'-' | b'?' => lead || matches!(self.src.byte(indicator_at - 1), b' ' | b'\t'),

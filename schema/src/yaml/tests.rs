@@ -905,3 +905,10 @@ fn a_lone_dash_in_flow_context_is_a_plain_scalar() {
     );
     assert_eq!(conv("{a: -}"), json!({"a": "-"}));
 }
+
+#[test]
+fn a_tab_after_a_multi_byte_character_is_no_indicator() {
+    // Found by the decode fuzz target: a BOM, then a tab, used to be sliced mid-character.
+    let _ = to_json("\n\u{feff}\tX: {");
+    let _ = to_json("\u{e9}\t- a");
+}
