@@ -21,6 +21,10 @@ use serde_json::{Map, Number, Value};
 /// The deepest nesting the API server's decoder accepts.
 pub const MAX_DEPTH: usize = 10_000;
 
+/// sigs.k8s.io/json keeps at most this many strict errors (duplicate or unknown fields) per
+/// decoding call.
+pub(crate) const MAX_STRICT_ERRORS: usize = 100;
+
 /// A syntax or range error, with its position in the input.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JsonError {

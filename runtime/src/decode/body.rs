@@ -11,9 +11,6 @@ use super::BodyFormat;
 use super::message;
 use crate::json::{self, dispose};
 
-/// sigs.k8s.io/json keeps at most this many strict errors per decode.
-const MAX_STRICT_ERRORS: usize = 100;
-
 /// A body read into an object.
 pub(super) struct Read {
     /// The decoded object (for repeated keys, the last value).
@@ -102,7 +99,7 @@ fn read_json(body: &[u8], strict: bool) -> Result<Read, Failure> {
     }
     let (strict_errors, duplicate_fields) = if strict {
         let mut dups = decoded.decoded.duplicates;
-        dups.truncate(MAX_STRICT_ERRORS);
+        dups.truncate(json::MAX_STRICT_ERRORS);
         let errors = dups.iter().map(|p| format!("duplicate field {}", quote(p))).collect();
         (errors, dups)
     } else {

@@ -53,6 +53,8 @@ pub fn get_object_meta(obj: &Map<String, Value>, opts: &GetOptions) -> Result<Fo
     let tracked = opts.return_unknown_field_paths.then_some(&mut unknown);
     let err = match meta.decode_into(metadata, tracked) {
         Ok(()) => {
+            // One strict decoding call: sigs.k8s.io/json keeps its first 100 errors.
+            unknown.truncate(crate::json::MAX_STRICT_ERRORS);
             let p = prefix();
             let unknown_fields = unknown.into_iter().map(|u| format!("{p}.{u}")).collect();
             return Ok(Found {
@@ -80,6 +82,7 @@ pub fn get_object_meta(obj: &Map<String, Value>, opts: &GetOptions) -> Result<Fo
             let mut unknown = Vec::new();
             let tracked = opts.return_unknown_field_paths.then_some(&mut unknown);
             let _ = accumulated.decode_into(&single, tracked);
+            unknown.truncate(crate::json::MAX_STRICT_ERRORS);
             let p = prefix();
             unknown_fields.extend(unknown.into_iter().map(|u| format!("{p}.{u}")));
         }
@@ -145,6 +148,28 @@ mod tests {
         let found = get_object_meta(&o, &opts).unwrap();
         assert_eq!(found.meta.unwrap().to_value(), json!({"name": "n"}));
         assert_eq!(found.unknown_fields, ["metadata.x"]);
+    }
+
+    #[test]
+    fn at_most_100_unknown_paths_per_decoding_call() {
+        let fields: Map<String, Value> = (0..150).map(|i| (format!("u{i:03}"), json!(1))).collect();
+        let refs: Vec<Value> = (0..120).map(|_| json!({"x": 1})).collect();
+        let mut o = obj(json!({"metadata": fields}));
+        let opts = GetOptions {
+            return_unknown_field_paths: true,
+            ..GetOptions::default()
+        };
+        let found = get_object_meta(&o, &opts).unwrap();
+        assert_eq!(found.unknown_fields.len(), 100);
+        assert_eq!(found.unknown_fields[99], "metadata.u099");
+        // Field by field (the read path), the limit holds per field.
+        o.insert("metadata".into(), json!({"ownerReferences": refs, "name": 1}));
+        let opts = GetOptions {
+            drop_malformed_fields: true,
+            return_unknown_field_paths: true,
+            parent_path: None,
+        };
+        assert_eq!(get_object_meta(&o, &opts).unwrap().unknown_fields.len(), 100);
     }
 
     #[test]

@@ -36,8 +36,8 @@ enum ParseErrorKind {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let value = kstruct_schema::go::quote(&self.value);
-        let layout = kstruct_schema::go::quote(LAYOUT);
+        let value = quote(&self.value);
+        let layout = quote(LAYOUT);
         match &self.kind {
             ParseErrorKind::Elem {
                 value_elem,
@@ -45,16 +45,12 @@ impl fmt::Display for ParseError {
             } => write!(
                 f,
                 "parsing time {value} as {layout}: cannot parse {} as {}",
-                kstruct_schema::go::quote(value_elem),
-                kstruct_schema::go::quote(layout_elem)
+                quote(value_elem),
+                quote(layout_elem)
             ),
             ParseErrorKind::Range(what) => write!(f, "parsing time {value}: {what} out of range"),
             ParseErrorKind::Extra(rest) => {
-                write!(
-                    f,
-                    "parsing time {value}: extra text: {}",
-                    kstruct_schema::go::quote(rest)
-                )
+                write!(f, "parsing time {value}: extra text: {}", quote(rest))
             }
         }
     }
@@ -147,12 +143,14 @@ impl Time {
             kind: ParseErrorKind::Range(what),
         };
 
-        // Year: exactly four characters, read as a (possibly signed) decimal number.
+        // Year: exactly four characters starting with a digit (Go's atoi then refuses a sign
+        // anywhere else), so four digits.
         let mut rest = s;
-        if rest.len() < 4 || !rest.is_char_boundary(4) {
+        let year_digits = rest.as_bytes().get(..4).filter(|y| y.iter().all(u8::is_ascii_digit));
+        let Some(year_digits) = year_digits else {
             return Err(elem(rest, "2006"));
-        }
-        let year = parse_go_atoi(&rest[..4]).ok_or_else(|| elem(rest, "2006"))?;
+        };
+        let year = year_digits.iter().fold(0i64, |y, d| y * 10 + i64::from(d - b'0'));
         rest = &rest[4..];
         let lit = |rest: &str, l: &'static str| -> Result<usize, ParseError> {
             if rest.starts_with(l) {
@@ -218,12 +216,13 @@ impl Time {
             let (Some(hh), Some(mm)) = (two(1), two(4)) else {
                 return Err(elem(rest, "Z07:00"));
             };
-            // Go checks the ranges before the sign, and allows offsets of exactly 24h or 60m.
-            if hh > 24 {
-                return Err(range("time zone offset hour"));
-            }
+            // Go checks the ranges before the sign, allows offsets of exactly 24h or 60m, and
+            // names the minute when both are out of range (its later check wins).
             if mm > 60 {
                 return Err(range("time zone offset minute"));
+            }
+            if hh > 24 {
+                return Err(range("time zone offset hour"));
             }
             let off = i64::from(hh) * 3600 + i64::from(mm) * 60;
             offset_secs = match b[0] {
@@ -271,17 +270,26 @@ impl Time {
 }
 
 /// Go's `atoi` as the time parser uses it: an optional sign, then decimal digits only.
-fn parse_go_atoi(s: &str) -> Option<i64> {
-    let (neg, digits) = match s.as_bytes().first() {
-        Some(b'-') => (true, &s[1..]),
-        Some(b'+') => (false, &s[1..]),
-        _ => (false, s),
-    };
-    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
-        return None;
+/// The time package's own `quote` (not strconv's): every byte of a non-ASCII or control
+/// character as `\xNN`, `"` and `\` escaped, everything else as is.
+fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        if !c.is_ascii() || c < ' ' {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("\\x{b:02x}"));
+            }
+        } else {
+            if c == '"' || c == '\\' {
+                out.push('\\');
+            }
+            out.push(c);
+        }
     }
-    let n: i64 = digits.parse().ok()?;
-    Some(if neg { -n } else { n })
+    out.push('"');
+    out
 }
 
 #[cfg(test)]
@@ -332,6 +340,37 @@ mod tests {
             (
                 "2020-01-01T24:00:00Z",
                 r#"parsing time "2020-01-01T24:00:00Z": hour out of range"#,
+            ),
+            // Both offset parts out of range: Go's later check (the minute) names the error.
+            (
+                "2020-01-01T00:00:00+99:99",
+                r#"parsing time "2020-01-01T00:00:00+99:99": time zone offset minute out of range"#,
+            ),
+            (
+                "2020-01-01T00:00:00+25:00",
+                r#"parsing time "2020-01-01T00:00:00+25:00": time zone offset hour out of range"#,
+            ),
+            // The year starts with a digit: no sign.
+            (
+                "+202-01-01T00:00:00Z",
+                r#"parsing time "+202-01-01T00:00:00Z" as "2006-01-02T15:04:05Z07:00": cannot parse "+202-01-01T00:00:00Z" as "2006""#,
+            ),
+            (
+                "-001-01-01T00:00:00Z",
+                r#"parsing time "-001-01-01T00:00:00Z" as "2006-01-02T15:04:05Z07:00": cannot parse "-001-01-01T00:00:00Z" as "2006""#,
+            ),
+            // The time package quotes bytes, not characters, and leaves DEL alone.
+            (
+                "\u{e9}",
+                r#"parsing time "\xc3\xa9" as "2006-01-02T15:04:05Z07:00": cannot parse "\xc3\xa9" as "2006""#,
+            ),
+            (
+                "2020-01-01T00:00:00\t",
+                "parsing time \"2020-01-01T00:00:00\\x09\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"\\x09\" as \"Z07:00\"",
+            ),
+            (
+                "2020-01-01T00:00:00Z\u{7f}\"",
+                "parsing time \"2020-01-01T00:00:00Z\u{7f}\\\"\": extra text: \"\u{7f}\\\"\"",
             ),
         ];
         for (input, want) in cases {
