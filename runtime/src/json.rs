@@ -415,7 +415,7 @@ impl<'a> Stream<'a> {
             integer = false;
             i += 1;
             if !matches!(b.get(i), Some(b'0'..=b'9')) {
-                return Err(self.digit_error(i, "after decimal point in numeric literal"));
+                return Err(self.digit_error(i, "in numeric literal"));
             }
             while matches!(b.get(i), Some(b'0'..=b'9')) {
                 i += 1;
@@ -428,7 +428,7 @@ impl<'a> Stream<'a> {
                 i += 1;
             }
             if !matches!(b.get(i), Some(b'0'..=b'9')) {
-                return Err(self.digit_error(i, "in exponent of numeric literal"));
+                return Err(self.digit_error(i, "in numeric literal"));
             }
             while matches!(b.get(i), Some(b'0'..=b'9')) {
                 i += 1;
@@ -528,15 +528,12 @@ impl<'a> Stream<'a> {
                             }
                         }
                         _ => {
-                            return Err(self.error_at(
-                                i - 1,
-                                &format!("invalid character {} in string escape code", describe(b, i - 1)),
-                            ));
+                            return Err(self.error_at(i - 2, &escape_error(b, i - 2, 2)));
                         }
                     }
                 }
                 c if c < 0x20 => {
-                    return Err(self.error_at(i, &format!("invalid character {} in string literal", describe(b, i))));
+                    return Err(self.error_at(i, &format!("invalid character {} in string", describe(b, i))));
                 }
                 c if c < 0x80 => {
                     out.push(c as char);
@@ -577,15 +574,7 @@ impl<'a> Stream<'a> {
                 b'0'..=b'9' => c - b'0',
                 b'a'..=b'f' => c - b'a' + 10,
                 b'A'..=b'F' => c - b'A' + 10,
-                _ => {
-                    return Err(self.error_at(
-                        i + k,
-                        &format!(
-                            "invalid character {} in \\u hexadecimal character escape",
-                            describe(self.input, i + k)
-                        ),
-                    ));
-                }
+                _ => return Err(self.error_at(i + k, &escape_error(self.input, i - 2, 6))),
             };
             v = v * 16 + u32::from(d);
         }
@@ -634,6 +623,14 @@ pub(crate) fn folds_to(key: &str, name: &str) -> bool {
         c => c.to_ascii_lowercase(),
     });
     folded.eq(name.chars())
+}
+
+/// Go's (json/v2's) text for a bad escape: the escape as written, at most `len` characters
+/// from its backslash: ``invalid escape sequence `\x` in string``.
+fn escape_error(input: &[u8], backslash: usize, len: usize) -> String {
+    let rest = String::from_utf8_lossy(&input[backslash.min(input.len())..]);
+    let seq: String = rest.chars().take(len).collect();
+    format!("invalid escape sequence `{seq}` in string")
 }
 
 /// How Go names the character at `input[at]` in its errors: `'x'`, `'\\''`, `'"'`, escapes as
@@ -805,7 +802,15 @@ mod tests {
             "invalid character '\u{e9}' looking for beginning of value"
         );
         assert_eq!(msg(b"\xff"), "invalid character '\\xff' looking for beginning of value");
-        assert_eq!(msg(b"{\"a\":\"\n\"}"), "invalid character '\\n' in string literal");
+        assert_eq!(msg(b"{\"a\":\"\n\"}"), "invalid character '\\n' in string");
+        assert_eq!(msg(br#"{"a":"\x41"}"#), "invalid escape sequence `\\x` in string");
+        assert_eq!(msg(br#"{"a":"\u12"}"#), "invalid escape sequence `\\u12\"}` in string");
+        assert_eq!(
+            msg(br#"{"a":"\ud800\uzzzz"}"#),
+            "invalid escape sequence `\\uzzzz` in string"
+        );
+        assert_eq!(msg(b"1.}"), "invalid character '}' in numeric literal");
+        assert_eq!(msg(b"1e}"), "invalid character '}' in numeric literal");
         assert_eq!(msg(b"'"), "invalid character '\\'' looking for beginning of value");
     }
 

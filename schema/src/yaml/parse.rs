@@ -824,6 +824,14 @@ fn translate(bld: &mut Builder<'_>, e: &ScanError) -> Error {
         "misplaced bracket" | "invalid trailing content after double-quoted scalar" if expected.is_some() => {
             (false, expected.unwrap_or_default())
         }
+        // A closing bracket with nothing open, and a quoted scalar followed by more than an
+        // indicator inside a flow collection: libyaml's parser wants a node, or a separator.
+        "misplaced bracket" if bld.open.is_empty() => (false, "did not find expected node content"),
+        "invalid trailing content after double-quoted scalar" => match innermost_flow(bld.src.text.as_bytes(), b) {
+            Some(b'{') => (false, "did not find expected ',' or '}'"),
+            Some(_) => (false, "did not find expected ',' or ']'"),
+            None => (true, info),
+        },
         "illegal placement of ':' indicator" if bld.flow_depth > 0 => {
             if in_flow_map {
                 (false, "did not find expected ',' or '}'")
@@ -939,6 +947,33 @@ fn rewrite_for(bld: &Builder<'_>, b: usize, info: &str) -> Option<String> {
         _ => return None,
     }
     Some(out)
+}
+
+/// The innermost flow collection (`[` or `{`) still open at byte `b`, brackets counted
+/// outside quoted scalars. (saphyr can fail inside a collection before reporting its start.)
+fn innermost_flow(bytes: &[u8], b: usize) -> Option<u8> {
+    let mut open = Vec::new();
+    let mut prev = b'\n';
+    let mut i = 0;
+    while i < b.min(bytes.len()) {
+        let c = bytes[i];
+        match c {
+            b'[' | b'{' => open.push(c),
+            b']' | b'}' => {
+                open.pop();
+            }
+            b'"' | b'\'' if matches!(prev, b'[' | b'{' | b',' | b':' | b'?' | b'\n') || is_ws(prev) => {
+                i += 1;
+                while i < bytes.len() && i < b && bytes[i] != c {
+                    i += if c == b'"' && bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            _ => {}
+        }
+        prev = c;
+        i += 1;
+    }
+    open.last().copied()
 }
 
 /// Whether the document is a flow collection that is closed before byte

@@ -912,3 +912,14 @@ fn a_tab_after_a_multi_byte_character_is_no_indicator() {
     let _ = to_json("\n\u{feff}\tX: {");
     let _ = to_json("\u{e9}\t- a");
 }
+
+#[test]
+fn flow_syntax_errors_read_like_libyaml() {
+    assert_eq!(err_msg("}"), "yaml: did not find expected node content");
+    assert_eq!(
+        err_msg(r#"{"apiVersion" "v1","kind":"K"}"#),
+        "yaml: did not find expected ',' or '}'"
+    );
+    assert_eq!(err_msg(r#"{"a":"b" "c":1}"#), "yaml: did not find expected ',' or '}'");
+    assert_eq!(err_msg(r#"["a" "b"]"#), "yaml: did not find expected ',' or ']'");
+}
