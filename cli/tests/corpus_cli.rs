@@ -1,63 +1,50 @@
 //! The corpus conformance suites run through the `kstruct` binary, as users (and our
-//! acceptance checks) run it: one `--report` run per CRD, objects picking their version by
-//! apiVersion. Skips loudly when ../shared is absent.
+//! acceptance checks) run it: one `--report` run per CRD (per CRD version for `decode`),
+//! objects picking their version by apiVersion. Skips loudly when ../shared is absent.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::process::Command;
 
 use kstruct_tests::{announce, json_eq, require_shared};
 use serde_json::Value;
 
-/// Runs `kstruct <command> --report --crd <crd>` on every corpus instance of each CRD and
-/// compares objects (and, for prune, unknown fields) with the reference's.
-fn run(command: &str, file: &str) {
-    let Some(shared) = require_shared(&format!("{file} via the CLI")) else {
+/// Runs `kstruct <args> --report --crd <crd> <inputs>` for each group of corpus lines (grouped
+/// by `group_of`), and checks each report with `check(reference line, report)`.
+fn run(
+    file: &str,
+    what: &str,
+    group_of: impl Fn(&Value) -> (String, Vec<String>),
+    check: impl Fn(&Value, &Value) -> bool,
+) {
+    let Some(shared) = require_shared(&format!("{file} via `kstruct {what}`")) else {
         return;
     };
     let text = std::fs::read_to_string(shared.join("conformance").join(file)).unwrap();
-    let mut by_crd: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    let mut groups: BTreeMap<(String, Vec<String>), Vec<Value>> = BTreeMap::new();
     for line in text.lines().filter(|l| !l.is_empty()) {
         let v: Value = serde_json::from_str(line).unwrap();
-        by_crd
-            .entry(v["crd"].as_str().unwrap().to_string())
-            .or_default()
-            .push(v);
+        groups.entry(group_of(&v)).or_default().push(v);
     }
-    let dir = std::env::temp_dir().join(format!("kstruct-corpus-cli-{}-{command}", std::process::id()));
+    let tag: String = what.chars().filter(char::is_ascii_alphanumeric).collect();
+    let dir = std::env::temp_dir().join(format!("kstruct-corpus-cli-{}-{tag}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (mut total, mut failures) = (0, Vec::new());
-    for (crd, lines) in &by_crd {
+    for ((crd, args), lines) in &groups {
         let input: String = lines.iter().map(|l| format!("{}\n", l["input"])).collect();
         let input_path = dir.join("input.json");
         std::fs::write(&input_path, input).unwrap();
-        let crd_path = shared.join("corpus/crds").join(crd);
-        let out = Command::new(env!("CARGO_BIN_EXE_kstruct"))
-            .args([command, "--report", "--crd"])
-            .arg(&crd_path)
-            .arg(&input_path)
-            .output()
-            .unwrap();
-        let reports: Vec<Value> = String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
-        assert_eq!(
-            reports.len(),
-            lines.len(),
-            "{crd}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let reports = reports(args, &shared.join("corpus/crds").join(crd), &input_path);
+        assert_eq!(reports.len(), lines.len(), "{crd}: one report per instance");
         for (want, got) in lines.iter().zip(&reports) {
             total += 1;
-            let unknown_ok = command != "prune" || json_eq(&got["unknownFields"], &want["unknownFields"]);
-            if !json_eq(&got["object"], &want["object"]) || !unknown_ok || !got["error"].is_null() {
+            if !check(want, got) {
                 failures.push(format!("{}: got {got}", want["instance"]));
             }
         }
     }
     announce(&format!(
-        "conformance {file} via `kstruct {command}`: {}/{total} match",
+        "conformance {file} via `kstruct {what}`: {}/{total} match",
         total - failures.len()
     ));
     assert!(
@@ -66,123 +53,94 @@ fn run(command: &str, file: &str) {
         failures.len(),
         failures[..failures.len().min(5)].join("\n")
     );
+}
+
+fn reports(args: &[String], crd: &Path, input: &Path) -> Vec<Value> {
+    let out = Command::new(env!("CARGO_BIN_EXE_kstruct"))
+        .args(args)
+        .args(["--report", "--crd"])
+        .arg(crd)
+        .arg(input)
+        .output()
+        .unwrap();
+    assert!(out.status.code().is_some(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn by_crd(command: &'static str) -> impl Fn(&Value) -> (String, Vec<String>) {
+    move |v| (v["crd"].as_str().unwrap().to_string(), vec![command.to_string()])
 }
 
 #[test]
 fn corpus_prune_through_the_cli() {
-    run("prune", "corpus-prune.jsonl");
+    run("corpus-prune.jsonl", "prune", by_crd("prune"), |want, got| {
+        got["error"].is_null()
+            && json_eq(&got["object"], &want["object"])
+            && json_eq(&got["unknownFields"], &want["unknownFields"])
+    });
 }
 
 #[test]
 fn corpus_default_through_the_cli() {
-    run("default", "corpus-default.jsonl");
+    run("corpus-default.jsonl", "default", by_crd("default"), |want, got| {
+        got["error"].is_null() && json_eq(&got["object"], &want["object"])
+    });
 }
 
-/// Runs `kstruct decode --report --crd <crd> --version <v> --field-validation <mode>` on the
-/// corpus instances of each CRD version (registered alone, as the reference ran them).
-fn run_decode(file: &str, mode: &str) {
-    let Some(shared) = require_shared(&format!("{file} via `kstruct decode --field-validation {mode}`")) else {
-        return;
+/// `kstruct decode --field-validation <mode> --version <v>`: each CRD version registered alone,
+/// as the reference ran them.
+fn decode(file: &str, mode: &'static str) {
+    let group_of = move |v: &Value| {
+        let version = v["version"].as_str().unwrap().to_string();
+        let args = ["decode", "--field-validation", mode, "--version", &version].map(String::from);
+        (v["crd"].as_str().unwrap().to_string(), args.to_vec())
     };
-    let text = std::fs::read_to_string(shared.join("conformance").join(file)).unwrap();
-    let mut by_crd: BTreeMap<(String, String), Vec<Value>> = BTreeMap::new();
-    for line in text.lines().filter(|l| !l.is_empty()) {
-        let v: Value = serde_json::from_str(line).unwrap();
-        let key = (
-            v["crd"].as_str().unwrap().to_string(),
-            v["version"].as_str().unwrap().to_string(),
-        );
-        by_crd.entry(key).or_default().push(v);
-    }
-    let dir = std::env::temp_dir().join(format!("kstruct-corpus-cli-{}-decode-{mode}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (mut total, mut failures) = (0, Vec::new());
-    for ((crd, version), lines) in &by_crd {
-        let input: String = lines.iter().map(|l| format!("{}\n", l["input"])).collect();
-        let input_path = dir.join("input.json");
-        std::fs::write(&input_path, input).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_kstruct"))
-            .args([
-                "decode",
-                "--report",
-                "--field-validation",
-                mode,
-                "--version",
-                version,
-                "--crd",
-            ])
-            .arg(shared.join("corpus/crds").join(crd))
-            .arg(&input_path)
-            .output()
-            .unwrap();
-        let reports: Vec<Value> = String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
-        assert_eq!(
-            reports.len(),
-            lines.len(),
-            "{crd}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        for (want, got) in lines.iter().zip(&reports) {
-            total += 1;
-            let ok = match (mode, want["strictError"].as_str()) {
-                ("Strict", Some(strict)) => {
-                    let input = &want["input"];
-                    let version = input["apiVersion"]
-                        .as_str()
-                        .unwrap_or("")
-                        .rsplit('/')
-                        .next()
-                        .unwrap_or("");
-                    let message = format!(
-                        "{} in version \"{version}\" cannot be handled as a {}: {strict}",
-                        input["kind"].as_str().unwrap_or(""),
-                        want["kind"].as_str().unwrap_or("")
-                    );
-                    got["object"].is_null() && got["error"] == message.as_str()
-                }
-                _ => {
-                    let (warnings, unknown) = match mode {
-                        "Warn" => (&want["strictErrors"], &want["unknownFields"]),
-                        _ => (&Value::Array(vec![]), &Value::Array(vec![])),
-                    };
-                    got["error"].is_null()
-                        && json_eq(&got["object"], &want["object"])
-                        && json_eq(&got["warnings"], warnings)
-                        && json_eq(&got["unknownFields"], unknown)
-                }
-            };
-            if !ok {
-                failures.push(format!("{}: got {got}", want["instance"]));
-            }
+    let check = move |want: &Value, got: &Value| match (mode, want["strictError"].as_str()) {
+        ("Strict", Some(strict)) => {
+            let input = &want["input"];
+            let version = input["apiVersion"]
+                .as_str()
+                .unwrap_or("")
+                .rsplit('/')
+                .next()
+                .unwrap_or("");
+            let message = format!(
+                "{} in version \"{version}\" cannot be handled as a {}: {strict}",
+                input["kind"].as_str().unwrap_or(""),
+                want["kind"].as_str().unwrap_or("")
+            );
+            got["object"].is_null() && got["error"] == message.as_str()
         }
-    }
-    announce(&format!(
-        "conformance {file} via `kstruct decode --field-validation {mode}`: {}/{total} match",
-        total - failures.len()
-    ));
-    assert!(
-        failures.is_empty(),
-        "{} differ:\n{}",
-        failures.len(),
-        failures[..failures.len().min(5)].join("\n")
-    );
+        _ => {
+            let none = Value::Array(Vec::new());
+            let (warnings, unknown) = match mode {
+                "Warn" => (&want["strictErrors"], &want["unknownFields"]),
+                _ => (&none, &none),
+            };
+            got["error"].is_null()
+                && json_eq(&got["object"], &want["object"])
+                && json_eq(&got["warnings"], warnings)
+                && json_eq(&got["unknownFields"], unknown)
+        }
+    };
+    run(file, &format!("decode --field-validation {mode}"), group_of, check);
 }
 
 #[test]
 fn corpus_decode_warn_through_the_cli() {
-    run_decode("corpus-decode.jsonl", "Warn");
+    decode("corpus-decode.jsonl", "Warn");
 }
 
 #[test]
 fn corpus_decode_strict_through_the_cli() {
-    run_decode("corpus-decode.jsonl", "Strict");
+    decode("corpus-decode.jsonl", "Strict");
 }
 
 #[test]
 fn corpus_decode_ignore_through_the_cli() {
-    run_decode("corpus-decode-nonstrict.jsonl", "Ignore");
+    decode("corpus-decode-nonstrict.jsonl", "Ignore");
 }

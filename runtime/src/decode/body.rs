@@ -105,25 +105,12 @@ fn read_json(body: &[u8], strict: bool) -> Result<Read, Failure> {
     } else {
         (Vec::new(), Vec::new())
     };
-    let object = match value {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    };
-    require_kind(
-        Read {
-            object,
-            strict_errors,
-            duplicate_fields,
-            kind: String::new(),
-            version: String::new(),
-        },
-        // Strict decoding quotes the body as sent; the lenient decoder quotes the bytes Go
-        // hands to Unstructured.UnmarshalJSON: the value without the white space around it.
-        |_| {
-            let data = if strict { body } else { trim_json_space(body) };
-            String::from_utf8_lossy(data).into_owned()
-        },
-    )
+    // Strict decoding quotes the body as sent; the lenient decoder quotes the bytes Go hands
+    // to Unstructured.UnmarshalJSON: the value without the white space around it.
+    finish(value, strict_errors, duplicate_fields, |_| {
+        let data = if strict { body } else { trim_json_space(body) };
+        String::from_utf8_lossy(data).into_owned()
+    })
 }
 
 fn read_yaml(body: &[u8], strict: bool) -> Result<Read, Failure> {
@@ -148,31 +135,15 @@ fn read_yaml(body: &[u8], strict: bool) -> Result<Read, Failure> {
         dispose(value);
         return Err(Failure::new(cause));
     }
-    let root_null = value.is_null();
-    let object = match value {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    };
     // The missing-kind message quotes the original body when decoding strictly, and the JSON
     // YAMLToJSON wrote otherwise.
-    require_kind(
-        Read {
-            object,
-            strict_errors,
-            duplicate_fields: Vec::new(),
-            kind: String::new(),
-            version: String::new(),
-        },
-        |object| {
-            if strict {
-                String::from_utf8_lossy(body).into_owned()
-            } else if root_null {
-                "null".to_string()
-            } else {
-                marshal_json(object)
-            }
-        },
-    )
+    finish(value, strict_errors, Vec::new(), |value| {
+        if strict {
+            String::from_utf8_lossy(body).into_owned()
+        } else {
+            marshal_json(value)
+        }
+    })
 }
 
 fn trim_json_space(b: &[u8]) -> &[u8] {
@@ -182,23 +153,36 @@ fn trim_json_space(b: &[u8]) -> &[u8] {
     &b[start..end]
 }
 
-/// Fails unless the object names a kind: `kind` must be a non-empty string and `apiVersion`
-/// must parse (an unparsable apiVersion empties the whole group/version/kind).
-fn require_kind(mut read: Read, data: impl FnOnce(&Value) -> String) -> Result<Read, Failure> {
-    let kind = read.object.get("kind").and_then(Value::as_str).unwrap_or("");
-    let api_version = read.object.get("apiVersion").and_then(Value::as_str).unwrap_or("");
-    match crate::parse_group_version(api_version) {
-        Ok((_, version)) if !kind.is_empty() => {
-            (read.kind, read.version) = (kind.to_string(), version.to_string());
-            Ok(read)
-        }
+/// The decoded object, unless it fails to name its kind: `kind` must be a non-empty string and
+/// `apiVersion` must parse (an unparsable apiVersion empties the whole group/version/kind).
+/// `data` renders what the missing-kind message quotes.
+fn finish(
+    value: Value,
+    strict_errors: Vec<String>,
+    duplicate_fields: Vec<String>,
+    data: impl FnOnce(&Value) -> String,
+) -> Result<Read, Failure> {
+    let field = |name: &str| value.get(name).and_then(Value::as_str).unwrap_or("");
+    let kind = field("kind").to_string();
+    let version = match crate::parse_group_version(field("apiVersion")) {
+        Ok((_, version)) if !kind.is_empty() => version.to_string(),
         _ => {
-            let object = Value::Object(read.object);
-            let cause = format!("Object 'Kind' is missing in '{}'", data(&object));
-            dispose(object);
-            Err(Failure::new(cause))
+            let cause = format!("Object 'Kind' is missing in '{}'", data(&value));
+            dispose(value);
+            return Err(Failure::new(cause));
         }
-    }
+    };
+    let object = match value {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    Ok(Read {
+        object,
+        strict_errors,
+        duplicate_fields,
+        kind,
+        version,
+    })
 }
 
 /// Go's `encoding/json` decoding the body into `struct { APIVersion, Kind string }`.
