@@ -63,8 +63,6 @@
 //! - In a flow collection, an implicit key whose `:` comes on a later line
 //!   (`{"kind"\n: K}`) is accepted; libyaml rejects it (`did not find
 //!   expected ',' or '}'`).
-//! - A line that starts with `:` in a block mapping is a null key here (then
-//!   refused by the JSON conversion); libyaml says `did not find expected key`.
 //! - go-yaml reads input lazily and only the first document, so it can miss
 //!   invalid UTF-8 or control characters far beyond that document's end (and
 //!   report a syntax error that precedes them by more than its 512-byte read

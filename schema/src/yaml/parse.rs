@@ -311,6 +311,51 @@ impl Builder<'_> {
         ))
     }
 
+    /// saphyr reads a block-context line that starts with `:` as a mapping entry with an empty
+    /// key; libyaml finds a value where it expects a key, unless a `?` introduced one.
+    fn value_without_key(&self, b: usize) -> Option<Error> {
+        let top = self.open.last()?;
+        let NodeKind::Map(items) = &self.tree.nodes[top.node].kind else {
+            return None;
+        };
+        if top.flow || items.len() % 2 != 0 || self.src.byte(b) != b':' {
+            return None;
+        }
+        let bytes = self.src.text.as_bytes();
+        let line_start = self.src.line_start(self.src.line_of_byte(b));
+        // Only indentation and block sequence indicators (`- - `) may precede it on its line.
+        let prefix = &bytes[line_start..b];
+        let indicators_only = prefix.iter().enumerate().all(|(i, &c)| match c {
+            b' ' | b'\t' => true,
+            b'-' => matches!(prefix.get(i + 1), Some(b' ' | b'\t')),
+            _ => false,
+        });
+        if !indicators_only {
+            return None;
+        }
+        // The last significant character before the `:`, comments left out: a `?` there is an
+        // explicit (empty) key.
+        let before = &self.src.text[..line_start];
+        for line in before.lines().rev() {
+            let code = match line.find(" #").or_else(|| line.find("\t#")) {
+                Some(i) => &line[..i],
+                None if line.trim_start().starts_with('#') => "",
+                None => line,
+            };
+            let code = code.trim_end();
+            if code.is_empty() {
+                continue;
+            }
+            let explicit = code.ends_with('?') && (code.len() == 1 || code[..code.len() - 1].ends_with([' ', '\t']));
+            return (!explicit).then(|| libyaml_error(false, self.src.pos_of_byte(b), "did not find expected key"));
+        }
+        Some(libyaml_error(
+            false,
+            self.src.pos_of_byte(b),
+            "did not find expected key",
+        ))
+    }
+
     fn push_tok(&mut self, start: usize, end: usize, kind: TokKind) {
         self.toks.push(Tok { start, end, kind });
         self.last_end = end;
@@ -396,6 +441,11 @@ impl Builder<'_> {
                 }
                 if style == ScalarStyle::DoubleQuoted
                     && let Some(e) = self.check_escapes(b, end)
+                {
+                    return Err(e);
+                }
+                if span.is_empty()
+                    && let Some(e) = self.value_without_key(b)
                 {
                     return Err(e);
                 }

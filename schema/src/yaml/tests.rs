@@ -923,3 +923,22 @@ fn flow_syntax_errors_read_like_libyaml() {
     assert_eq!(err_msg(r#"{"a":"b" "c":1}"#), "yaml: did not find expected ',' or '}'");
     assert_eq!(err_msg(r#"["a" "b"]"#), "yaml: did not find expected ',' or ']'");
 }
+
+#[test]
+fn a_value_without_a_key_is_an_error_in_block_context() {
+    assert_eq!(
+        err_msg("apiVersion: v1\nkind: K\n: 1\n"),
+        "yaml: line 2: did not find expected key"
+    );
+    assert_eq!(err_msg(": 1\n"), "yaml: did not find expected key");
+    assert_eq!(
+        err_msg("a:\n  b: 1\n  : 2\n"),
+        "yaml: line 2: did not find expected key"
+    );
+    assert_eq!(err_msg("- : 1\n"), "yaml: did not find expected key");
+    assert_eq!(err_msg("a:\n- b\n: 1\n"), "yaml: line 2: did not find expected key");
+    // An explicit key, even an empty one, is a key.
+    assert_eq!(conv("? a\n: 1\n"), json!({"a": 1}));
+    // An empty explicit key parses, and then has no JSON form, as in Go.
+    assert!(err_msg("? # nothing\n: 1\n").starts_with("unsupported map key of type: %!s(<nil>)"));
+}
