@@ -58,11 +58,10 @@
 //!   tabs after `-`/`?`/a line-leading `:` that only precede a comment or
 //!   the line end: libyaml rejects these, this module does not.
 //! - NEL, U+2028 and U+2029 are line breaks for libyaml but not for saphyr,
-//!   which shifts line numbers after them, and lets them stand inside keys
-//!   and plain scalars where libyaml finds a line break it rejects.
-//! - In a flow collection, an implicit key whose `:` comes on a later line
-//!   (`{"kind"\n: K}`) is accepted; libyaml rejects it (`did not find
-//!   expected ',' or '}'`).
+//!   which shifts line numbers after them, and lets them stand inside block
+//!   plain scalars and between flow tokens where libyaml finds a line break
+//!   it rejects. (Inside a flow mapping's implicit key they count as line
+//!   breaks here too, as libyaml counts them.)
 //! - go-yaml reads input lazily and only the first document, so it can miss
 //!   invalid UTF-8 or control characters far beyond that document's end (and
 //!   report a syntax error that precedes them by more than its 512-byte read

@@ -253,6 +253,8 @@ struct Builder<'a> {
     /// The text to parse instead, when saphyr balked at something libyaml
     /// takes.
     rewrite: Option<String>,
+    /// Where the last key of a flow mapping starts and ends (bytes).
+    flow_key: Option<(usize, usize)>,
 }
 
 impl Builder<'_> {
@@ -356,6 +358,47 @@ impl Builder<'_> {
         ))
     }
 
+    /// Whether the node starting at `b` is a key or a value of a flow mapping: `Some(true)`
+    /// for a key.
+    fn flow_map_position(&self) -> Option<bool> {
+        let top = self.open.last()?;
+        match &self.tree.nodes[top.node].kind {
+            NodeKind::Map(items) if top.flow || self.flow_depth > 0 => Some(items.len() % 2 == 0),
+            _ => None,
+        }
+    }
+
+    /// libyaml takes a flow mapping's implicit key only if it ends on the line where it starts
+    /// and its `:` follows on that line; otherwise the key stands alone and the `:` is
+    /// unexpected. Line breaks are libyaml's: also NEL, U+2028 and U+2029.
+    fn flow_value_after_broken_key(&mut self, value_start: usize) -> Option<Error> {
+        let (key_start, key_end) = self.flow_key.take()?;
+        let text = self.src.text;
+        // A key introduced by `?` may span lines.
+        if text[..key_start].trim_end().ends_with('?') {
+            return None;
+        }
+        let colon = key_end + text.get(key_end..value_start)?.find(':')?;
+        let is_break = |c: char| matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}');
+        if !text[key_start..colon].contains(is_break) {
+            return None;
+        }
+        let line0 = text[..colon]
+            .replace("\r\n", "\n")
+            .chars()
+            .filter(|&c| is_break(c))
+            .count();
+        let msg = match innermost_flow(text.as_bytes(), colon) {
+            Some(b'[') => "did not find expected ',' or ']'",
+            _ => "did not find expected ',' or '}'",
+        };
+        let at = Pos {
+            line0,
+            col0: self.src.pos_of_byte(colon).col0,
+        };
+        Some(libyaml_error(false, at, msg))
+    }
+
     fn push_tok(&mut self, start: usize, end: usize, kind: TokKind) {
         self.toks.push(Tok { start, end, kind });
         self.last_end = end;
@@ -449,6 +492,15 @@ impl Builder<'_> {
                 {
                     return Err(e);
                 }
+                match self.flow_map_position() {
+                    Some(true) if !span.is_empty() => self.flow_key = Some((b, end)),
+                    Some(false) => {
+                        if let Some(e) = self.flow_value_after_broken_key(b) {
+                            return Err(e);
+                        }
+                    }
+                    _ => {}
+                }
                 let tag = tag.map_or_else(String::new, |t| format!("{}{}", t.handle, t.suffix));
                 // libyaml's plain_implicit: untagged plain scalars and `!`.
                 let implicit = (tag.is_empty() && style == ScalarStyle::Plain) || tag == "!";
@@ -492,6 +544,11 @@ impl Builder<'_> {
             }
             Event::SequenceStart(anchor_id, _) | Event::MappingStart(anchor_id, _) => {
                 let is_map = matches!(ev, Event::MappingStart(..));
+                if self.flow_map_position() == Some(false)
+                    && let Some(e) = self.flow_value_after_broken_key(b)
+                {
+                    return Err(e);
+                }
                 if !span.is_empty()
                     && let Some(e) = self.tab_before(b)
                 {
@@ -723,6 +780,7 @@ fn parse_once(text: &str) -> Attempt {
         toks: Vec::new(),
         last_end: 0,
         rewrite: None,
+        flow_key: None,
     };
     let mut failure: Option<Error> = None;
     // The last line libyaml scans: up to the end of the first document.
@@ -882,8 +940,10 @@ fn translate(bld: &mut Builder<'_>, e: &ScanError) -> Error {
             Some(_) => (false, "did not find expected ',' or ']'"),
             None => (true, info),
         },
-        "illegal placement of ':' indicator" if bld.flow_depth > 0 => {
-            if in_flow_map {
+        "illegal placement of ':' indicator"
+            if bld.flow_depth > 0 || innermost_flow(bld.src.text.as_bytes(), b).is_some() =>
+        {
+            if in_flow_map || innermost_flow(bld.src.text.as_bytes(), b) == Some(b'{') {
                 (false, "did not find expected ',' or '}'")
             } else {
                 (false, "did not find expected ',' or ']'")
@@ -989,6 +1049,19 @@ fn rewrite_for(bld: &Builder<'_>, b: usize, info: &str) -> Option<String> {
                 .find(|&i| bytes[i] == b'-' && bytes.get(i + 1).is_some_and(|c| b",[]{}".contains(c)))?;
             out.replace_range(dash..dash + 1, "\"-\"");
         }
+        // libyaml does not hold the lines of a flow collection to the block indentation
+        // around it: indent the line past the collection's bracket (white space inside a flow
+        // collection means nothing, and lines keep their numbers).
+        "invalid indentation in flow construct" | "invalid indentation" => {
+            let open = innermost_flow_start(bytes, b)?;
+            let line = bld.src.line_of_byte(b);
+            if bld.src.line_of_byte(open) >= line {
+                return None;
+            }
+            let line_start = bld.src.line_start(line);
+            let need = bld.src.pos_of_byte(open).col0 + 1;
+            out.insert_str(line_start, &" ".repeat(need));
+        }
         // libyaml ends the document with the token after a root flow
         // collection, whatever it is; saphyr objects to a stray bracket.
         "misplaced bracket" if root_flow_closes_before(bytes, b) => {
@@ -1002,13 +1075,18 @@ fn rewrite_for(bld: &Builder<'_>, b: usize, info: &str) -> Option<String> {
 /// The innermost flow collection (`[` or `{`) still open at byte `b`, brackets counted
 /// outside quoted scalars. (saphyr can fail inside a collection before reporting its start.)
 fn innermost_flow(bytes: &[u8], b: usize) -> Option<u8> {
+    innermost_flow_start(bytes, b).map(|i| bytes[i])
+}
+
+/// Where [`innermost_flow`]'s bracket is.
+fn innermost_flow_start(bytes: &[u8], b: usize) -> Option<usize> {
     let mut open = Vec::new();
     let mut prev = b'\n';
     let mut i = 0;
     while i < b.min(bytes.len()) {
         let c = bytes[i];
         match c {
-            b'[' | b'{' => open.push(c),
+            b'[' | b'{' => open.push(i),
             b']' | b'}' => {
                 open.pop();
             }

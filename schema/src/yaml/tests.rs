@@ -942,3 +942,33 @@ fn a_value_without_a_key_is_an_error_in_block_context() {
     // An empty explicit key parses, and then has no JSON form, as in Go.
     assert!(err_msg("? # nothing\n: 1\n").starts_with("unsupported map key of type: %!s(<nil>)"));
 }
+
+#[test]
+fn flow_collections_as_libyaml_reads_them() {
+    // Continuation lines need not be indented past the block around the collection.
+    assert_eq!(conv("x: [1,\n2]\n"), json!({"x": [1, 2]}));
+    assert_eq!(conv("x:\n  y: [1,\n 2,\n3]\n"), json!({"x": {"true": [1, 2, 3]}}));
+    // An implicit key must end, and meet its ':', on the line where it starts.
+    for doc in [
+        "{\"a\"\n: 1}",
+        "{a\n b: 1}",
+        "{\"a\nb\": 1}",
+        "{\"a\u{2028}b\": 1}",
+        "x: {\"a\"\n: 1}\n",
+    ] {
+        assert_eq!(
+            err_msg(doc),
+            "yaml: line 1: did not find expected ',' or '}'",
+            "{doc:?}"
+        );
+    }
+    assert_eq!(err_msg("[a\n: 1]"), "yaml: line 1: did not find expected ',' or ']'");
+    assert_eq!(
+        err_msg("{\"a\": [1,\n2], \"b\"\n: {}}"),
+        "yaml: line 2: did not find expected ',' or '}'"
+    );
+    // ... unless `?` introduced it.
+    assert_eq!(conv("{? a\n: 1}"), json!({"a": 1}));
+    assert_eq!(conv("{ ?\n a\n : 1}"), json!({"a": 1}));
+    assert_eq!(conv("{\"a\": 1,\n \"b\": 2}"), json!({"a": 1, "b": 2}));
+}
