@@ -154,6 +154,8 @@ fn split_json_stream<'a>(bytes: &'a [u8], origin: &str) -> Vec<RawDocument<'a>> 
         let line = stream.line_of(start);
         let body = match stream.next_value() {
             Ok(None) => break,
+            // The value is read only to find where it ends (and to stop at a syntax error with
+            // its line): decoding reads the bytes again, since what it reports depends on them.
             Ok(Some(decoded)) => {
                 crate::json::dispose(decoded.value);
                 Ok(&bytes[start..stream.offset()])

@@ -188,6 +188,13 @@ impl CrdCache {
         schema
     }
 
+    /// [`single_version`](CrdCache::single_version) for a corpus line, which names its CRD file
+    /// (`crd`) and version (`version`).
+    pub fn for_line(&mut self, line: &Value) -> Arc<RegisteredCrd> {
+        let field = |k: &str| line[k].as_str().unwrap_or_else(|| panic!("corpus line without {k}"));
+        self.single_version(field("crd"), field("version"))
+    }
+
     /// The CRD in `file` registered with `version` only, as the conformance runs registered
     /// it (objects naming another version get an empty schema).
     pub fn single_version(&mut self, file: &str, version: &str) -> Arc<RegisteredCrd> {

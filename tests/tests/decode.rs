@@ -1,6 +1,8 @@
 //! The decoding suites: the API server's write path over the corpus
 //! (../shared/conformance/corpus-decode*.jsonl) and the upstream fieldValidation e2e bodies.
 
+use std::path::PathBuf;
+
 use kstruct::schema::go::marshal_json;
 use kstruct::{DecodeOptions, Error, FieldValidation, Pipeline};
 use kstruct_tests::{CrdCache, Tally, expect_json, read_jsonl, require_shared};
@@ -13,6 +15,16 @@ fn options(field_validation: FieldValidation) -> DecodeOptions {
     }
 }
 
+/// A corpus file's 1,301 lines and a cache of the CRDs they name; `None` (announced) without
+/// ../shared.
+fn corpus(file: &str) -> Option<(PathBuf, Vec<Value>, CrdCache)> {
+    let shared = require_shared(&format!("corpus {file}"))?;
+    let lines = read_jsonl(&shared.join("conformance").join(file));
+    assert_eq!(lines.len(), 1301, "{file}");
+    let crds = CrdCache::new(&shared);
+    Some((shared, lines, crds))
+}
+
 fn strings(v: &Value) -> Vec<String> {
     v.as_array()
         .map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect())
@@ -23,16 +35,13 @@ fn strings(v: &Value) -> Vec<String> {
 /// Strict: the same object when there is no strict error, else the API server's message.
 #[test]
 fn corpus_decode_strict() {
-    let Some(shared) = require_shared("corpus corpus-decode.jsonl") else {
+    let Some((_, lines, mut crds)) = corpus("corpus-decode.jsonl") else {
         return;
     };
-    let lines = read_jsonl(&shared.join("conformance/corpus-decode.jsonl"));
-    assert_eq!(lines.len(), 1301);
-    let mut crds = CrdCache::new(&shared);
     let mut warn_tally = Tally::new("corpus-decode (Warn)");
     let mut strict_tally = Tally::new("corpus-decode (Strict)");
     for line in &lines {
-        let crd = crds.single_version(line["crd"].as_str().unwrap(), line["version"].as_str().unwrap());
+        let crd = crds.for_line(line);
         let id = line["instance"].as_str().unwrap_or("?");
         let body = marshal_json(&line["input"]);
         assert!(line["error"].is_null(), "{id}: the corpus has no fatal errors");
@@ -76,15 +85,12 @@ fn corpus_decode_strict() {
 /// Ignore: the object only; nothing is reported.
 #[test]
 fn corpus_decode_ignore() {
-    let Some(shared) = require_shared("corpus corpus-decode-nonstrict.jsonl") else {
+    let Some((_, lines, mut crds)) = corpus("corpus-decode-nonstrict.jsonl") else {
         return;
     };
-    let lines = read_jsonl(&shared.join("conformance/corpus-decode-nonstrict.jsonl"));
-    assert_eq!(lines.len(), 1301);
-    let mut crds = CrdCache::new(&shared);
     let mut tally = Tally::new("corpus-decode-nonstrict (Ignore)");
     for line in &lines {
-        let crd = crds.single_version(line["crd"].as_str().unwrap(), line["version"].as_str().unwrap());
+        let crd = crds.for_line(line);
         let id = line["instance"].as_str().unwrap_or("?");
         let body = marshal_json(&line["input"]);
         let result = match crd.decode(body.as_bytes(), &options(FieldValidation::Ignore)) {
@@ -103,14 +109,12 @@ fn corpus_decode_ignore() {
 /// comes first, and under Warn it is one warning per line.
 #[test]
 fn corpus_yaml_duplicates() {
-    let Some(shared) = require_shared("corpus YAML bodies") else {
+    let Some((shared, lines, mut crds)) = corpus("corpus-decode.jsonl") else {
         return;
     };
-    let lines = read_jsonl(&shared.join("conformance/corpus-decode.jsonl"));
-    let mut crds = CrdCache::new(&shared);
     let mut tally = Tally::new("corpus-decode YAML duplicate keys");
     for line in lines.iter().filter(|l| !l["yamlConversion"].is_null()) {
-        let crd = crds.single_version(line["crd"].as_str().unwrap(), line["version"].as_str().unwrap());
+        let crd = crds.for_line(line);
         let id = line["instance"].as_str().unwrap_or("?");
         let body = std::fs::read(shared.join("corpus/instances").join(id)).expect("instance");
         let yaml_error = line["yamlConversion"]["yamlStrictError"].as_str().unwrap();
