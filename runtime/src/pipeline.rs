@@ -102,6 +102,13 @@ pub trait Pipeline: Send + Sync {
         false
     }
 
+    /// Why serve-time default pruning stopped for this schema, if it did (the defaults it
+    /// did not reach are used as written; see
+    /// [`Interpreter::default_pruning_error`](crate::Interpreter::default_pruning_error)).
+    fn default_pruning_error(&self) -> Option<&str> {
+        None
+    }
+
     /// Decodes a request body through the API server's write path (see [`decode::request`]).
     ///
     /// # Errors

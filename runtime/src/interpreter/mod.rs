@@ -3,7 +3,7 @@
 
 mod default;
 mod nulls;
-mod prune;
+pub(crate) mod prune;
 mod prune_defaults;
 
 pub use default::default;
@@ -122,6 +122,10 @@ impl Pipeline for Interpreter {
 
     fn preserves_unknown_fields(&self) -> bool {
         self.preserve_unknown_fields
+    }
+
+    fn default_pruning_error(&self) -> Option<&str> {
+        self.default_pruning_error.as_deref()
     }
 }
 

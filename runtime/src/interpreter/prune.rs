@@ -22,32 +22,52 @@ pub(crate) fn is_meta_field(k: &str) -> bool {
 /// schema) is emptied. `x-kubernetes-preserve-unknown-fields` keeps unknown fields at its
 /// node and, through `items`, in list elements, while specified fields are still pruned.
 pub fn prune(obj: &mut Value, s: Option<&Structural>, is_resource_root: bool, track: bool) -> Vec<String> {
-    let mut p = Pruner {
-        track,
-        path: String::new(),
-        depth: 0,
-        unknown: Vec::new(),
-    };
+    let mut p = Pruner::new(track);
     // The reference substitutes an empty schema for a missing one at a resource root.
     let s = s.or(is_resource_root.then(Structural::empty));
     p.prune(obj, s, is_resource_root);
-    p.unknown.sort();
-    p.unknown
+    p.finish()
 }
 
-/// The walk's state. The path is kept as one string plus a count of the reference's path
-/// tokens, because the reference decides "at the top" by token count, not by text (a key
-/// `""` is a token that prints as nothing).
-struct Pruner {
+/// The state of one pruning walk: where it is, and the removed fields' paths when they are
+/// tracked. Compiled code walks with the same state (see
+/// [`compiled::v1::Pruner`](crate::compiled::v1::Pruner)), so both build paths identically.
+///
+/// The path is kept as one string plus a count of the reference's path tokens, because the
+/// reference decides "at the top" by token count, not by text (a key `""` is a token that
+/// prints as nothing). Nothing is built unless tracking was asked for.
+#[derive(Debug, Default)]
+pub struct Pruner {
     track: bool,
     path: String,
     depth: usize,
     unknown: Vec<String>,
 }
 
+/// Where a [`Pruner`] was before it stepped into a field or element; [`Pruner::back`]
+/// returns there.
+#[derive(Debug, Clone, Copy)]
+pub struct Mark(usize, usize);
+
 impl Pruner {
-    fn push_key(&mut self, k: &str) -> (usize, usize) {
-        let saved = (self.path.len(), self.depth);
+    /// A walk that records removed fields' paths when `track` is set.
+    pub fn new(track: bool) -> Pruner {
+        Pruner {
+            track,
+            ..Pruner::default()
+        }
+    }
+
+    /// The removed fields' paths, in byte order (empty without tracking).
+    pub fn finish(mut self) -> Vec<String> {
+        self.unknown.sort();
+        self.unknown
+    }
+
+    /// Steps into field `k`.
+    #[inline]
+    pub fn key(&mut self, k: &str) -> Mark {
+        let saved = Mark(self.path.len(), self.depth);
         if self.track {
             if self.depth > 0 {
                 self.path.push('.');
@@ -58,8 +78,10 @@ impl Pruner {
         saved
     }
 
-    fn push_index(&mut self, i: usize) -> (usize, usize) {
-        let saved = (self.path.len(), self.depth);
+    /// Steps into element `i`.
+    #[inline]
+    pub fn index(&mut self, i: usize) -> Mark {
+        let saved = Mark(self.path.len(), self.depth);
         if self.track {
             self.path.push('[');
             self.path.push_str(&i.to_string());
@@ -69,17 +91,112 @@ impl Pruner {
         saved
     }
 
-    fn pop(&mut self, saved: (usize, usize)) {
-        self.path.truncate(saved.0);
-        self.depth = saved.1;
+    /// Returns to where `mark` was taken.
+    #[inline]
+    pub fn back(&mut self, mark: Mark) {
+        if self.track {
+            self.path.truncate(mark.0);
+            self.depth = mark.1;
+        }
     }
 
-    fn record(&mut self, k: &str) {
-        if self.track {
-            let saved = self.push_key(k);
-            self.unknown.push(self.path.clone());
-            self.pop(saved);
+    /// Records that field `k` of the current object is removed. `apiVersion`, `kind` and
+    /// `metadata` of the top-level object are removed without a report, as the reference
+    /// does.
+    #[inline]
+    pub fn unknown(&mut self, k: &str) {
+        if !is_meta_field(k) || self.depth > 0 {
+            self.removed(k);
         }
+    }
+
+    /// Records that field `k` of the current object is removed (no exception for the
+    /// top-level metadata fields: a value without a schema loses them with a report).
+    #[inline]
+    fn removed(&mut self, k: &str) {
+        if self.track {
+            let saved = self.key(k);
+            self.unknown.push(self.path.clone());
+            self.back(saved);
+        }
+    }
+
+    /// Prunes field `k`'s value `v` with `walk`.
+    #[inline]
+    pub fn field(&mut self, k: &str, v: &mut Value, walk: fn(&mut Value, &mut Pruner)) {
+        let m = self.key(k);
+        walk(v, self);
+        self.back(m);
+    }
+
+    /// Prunes field `k`'s value `v`, whose schema is a leaf (see [`leaf`](Self::leaf)).
+    #[inline]
+    pub fn leaf_field(&mut self, k: &str, v: &mut Value) {
+        if matches!(v, Value::Object(_) | Value::Array(_)) {
+            let m = self.key(k);
+            self.leaf(v);
+            self.back(m);
+        }
+    }
+
+    /// Prunes field `k`'s value `v`, which has no schema (see [`no_schema`](Self::no_schema)).
+    #[inline]
+    pub fn no_schema_field(&mut self, k: &str, v: &mut Value) {
+        if matches!(v, Value::Object(_) | Value::Array(_)) {
+            let m = self.key(k);
+            self.no_schema(v);
+            self.back(m);
+        }
+    }
+
+    /// Prunes every element of an array with `walk`.
+    #[inline]
+    pub fn elements(&mut self, items: &mut [Value], walk: fn(&mut Value, &mut Pruner)) {
+        for (i, v) in items.iter_mut().enumerate() {
+            let m = self.index(i);
+            walk(v, self);
+            self.back(m);
+        }
+    }
+
+    /// Prunes every element of an array whose items schema is a leaf.
+    pub fn leaf_elements(&mut self, items: &mut [Value]) {
+        for (i, v) in items.iter_mut().enumerate() {
+            if matches!(v, Value::Object(_) | Value::Array(_)) {
+                let m = self.index(i);
+                self.leaf(v);
+                self.back(m);
+            }
+        }
+    }
+
+    /// Prunes every element of an array without an items schema.
+    pub fn no_schema_elements(&mut self, items: &mut [Value]) {
+        for (i, v) in items.iter_mut().enumerate() {
+            if matches!(v, Value::Object(_) | Value::Array(_)) {
+                let m = self.index(i);
+                self.no_schema(v);
+                self.back(m);
+            }
+        }
+    }
+
+    /// Prunes a value that has no schema (an unknown schema, or `additionalProperties:
+    /// true|false`): objects lose every field, arrays are walked.
+    pub fn no_schema(&mut self, x: &mut Value) {
+        self.prune(x, None, false);
+    }
+
+    /// Prunes a value whose schema has no `properties`, `items`, `additionalProperties` or
+    /// extension that matters to pruning (any scalar schema): objects lose every field (the
+    /// top-level `apiVersion`, `kind` and `metadata` without a report), arrays' elements have
+    /// no schema.
+    #[inline]
+    pub fn leaf(&mut self, x: &mut Value) {
+        if !matches!(x, Value::Object(_) | Value::Array(_)) {
+            return;
+        }
+        self.prune(x, Some(Structural::empty()), false);
     }
 
     fn prune(&mut self, x: &mut Value, s: Option<&Structural>, force_embedded: bool) {
@@ -96,8 +213,7 @@ impl Pruner {
                     let Some(s) = s else {
                         if self.track {
                             for k in map.keys() {
-                                let k = k.clone();
-                                self.record(&k);
+                                self.removed(k);
                             }
                         }
                         map.clear();
@@ -113,25 +229,23 @@ impl Pruner {
                             None => match &s.additional_properties {
                                 Some(ap) => ap.schema(),
                                 None => {
-                                    if !is_meta_field(k) || self.depth > 0 {
-                                        self.record(k);
-                                    }
+                                    self.unknown(k);
                                     return false;
                                 }
                             },
                         };
-                        let saved = self.push_key(k);
+                        let saved = self.key(k);
                         self.prune(v, child, false);
-                        self.pop(saved);
+                        self.back(saved);
                         true
                     });
                 }
                 Value::Array(items) => {
                     let item_schema = s.and_then(|s| s.items.as_deref());
                     for (i, v) in items.iter_mut().enumerate() {
-                        let saved = self.push_index(i);
+                        let saved = self.index(i);
                         self.prune(v, item_schema, false);
-                        self.pop(saved);
+                        self.back(saved);
                     }
                 }
                 _ => {}
@@ -159,9 +273,9 @@ impl Pruner {
                                 None => continue,
                             },
                         };
-                        let saved = self.push_key(k);
+                        let saved = self.key(k);
                         self.prune(v, child, false);
-                        self.pop(saved);
+                        self.back(saved);
                     }
                 }
                 Value::Array(items) => {
@@ -169,9 +283,9 @@ impl Pruner {
                         return;
                     };
                     for (i, v) in items.iter_mut().enumerate() {
-                        let saved = self.push_index(i);
+                        let saved = self.index(i);
                         self.skip_prune(v, item_schema, false);
-                        self.pop(saved);
+                        self.back(saved);
                     }
                 }
                 _ => {}

@@ -1,6 +1,6 @@
 //! `Coerce`: checking TypeMeta and normalising ObjectMeta of embedded resources.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use kstruct_schema::Structural;
 use kstruct_schema::field::{BadValue, FieldError, Path};
@@ -33,23 +33,46 @@ pub fn coerce(
     opts: CoerceOptions,
 ) -> Result<Vec<String>, FieldError> {
     let s = s.or(is_resource_root.then(Structural::empty));
-    let mut unknown = Vec::new();
-    walk(&At::Base(path), obj, s, is_resource_root, opts, &mut unknown)?;
-    unknown.sort();
-    Ok(unknown)
+    let mut cx = Coercer::new(opts);
+    walk(&At::Base(path), obj, s, is_resource_root, &mut cx)?;
+    Ok(cx.finish())
 }
 
-/// Where the walk is: rendered into a [`Path`] only where a message or a metadata prefix
-/// needs one, so that walking costs no allocation per node.
-enum At<'a> {
+/// Where a coercion walk is: rendered into a [`Path`] only where a message or a metadata
+/// prefix needs one, so that walking costs no allocation per node.
+#[derive(Debug, Clone, Copy)]
+pub enum At<'a> {
+    /// Where the walk started.
     Base(&'a Path),
+    /// A property (`.name`).
     Child(&'a At<'a>, &'a str),
+    /// An additionalProperties key (`[key]`).
     Key(&'a At<'a>, &'a str),
+    /// An array element (`[i]`).
     Index(&'a At<'a>, usize),
 }
 
-impl At<'_> {
-    fn path(&self) -> Path {
+impl<'a> At<'a> {
+    /// The property `name` below this position.
+    #[inline]
+    pub fn child(&'a self, name: &'a str) -> At<'a> {
+        At::Child(self, name)
+    }
+
+    /// The additionalProperties key `key` below this position.
+    #[inline]
+    pub fn key(&'a self, key: &'a str) -> At<'a> {
+        At::Key(self, key)
+    }
+
+    /// Element `i` below this position.
+    #[inline]
+    pub fn index(&'a self, i: usize) -> At<'a> {
+        At::Index(self, i)
+    }
+
+    /// The position as a field path.
+    pub fn path(&self) -> Path {
         let mut steps = Vec::new();
         let mut at = self;
         let base = loop {
@@ -78,13 +101,37 @@ impl At<'_> {
     }
 }
 
+/// The state of one coercion walk: its options and the unknown metadata paths found so far.
+/// Compiled code walks with the same state (see
+/// [`compiled::v1::Coercer`](crate::compiled::v1::Coercer)).
+#[derive(Debug, Default)]
+pub struct Coercer {
+    opts: CoerceOptions,
+    unknown: Vec<String>,
+}
+
+impl Coercer {
+    /// A walk with `opts`.
+    pub fn new(opts: CoerceOptions) -> Coercer {
+        Coercer {
+            opts,
+            unknown: Vec::new(),
+        }
+    }
+
+    /// The unknown metadata paths found, sorted.
+    pub fn finish(mut self) -> Vec<String> {
+        self.unknown.sort();
+        self.unknown
+    }
+}
+
 fn walk(
     at: &At<'_>,
     x: &mut Value,
     s: Option<&Structural>,
     force_embedded: bool,
-    opts: CoerceOptions,
-    unknown: &mut Vec<String>,
+    cx: &mut Coercer,
 ) -> Result<(), FieldError> {
     let Some(s) = s else { return Ok(()) };
     stacker::maybe_grow(
@@ -93,99 +140,110 @@ fn walk(
         || match x {
             Value::Object(map) => {
                 let embedded = force_embedded || s.extensions.x_embedded_resource;
-                if !embedded {
-                    // Nothing to change here: visit the children that have schemas.
-                    for (k, v) in map.iter_mut() {
-                        let (child_schema, is_property) = match s.properties.get(k) {
-                            Some(p) => (Some(p), true),
-                            None => (s.additional_properties.as_ref().and_then(|ap| ap.schema()), false),
-                        };
-                        if let Some(cs) = child_schema {
-                            let child = if is_property { At::Child(at, k) } else { At::Key(at, k) };
-                            walk(&child, v, Some(cs), false, opts, unknown)?;
-                        }
-                    }
-                    return Ok(());
+                let mut descend = |at: &At<'_>, k: &str, v: &mut Value, cx: &mut Coercer| match s.properties.get(k) {
+                    Some(p) => walk(&at.child(k), v, Some(p), false, cx),
+                    None => match s.additional_properties.as_ref().and_then(|ap| ap.schema()) {
+                        Some(ap) => walk(&at.key(k), v, Some(ap), false, cx),
+                        None => Ok(()),
+                    },
+                };
+                if embedded {
+                    return resource(at, map, cx, &mut descend);
                 }
-                let path = at.path();
-                let keys: Vec<String> = map.keys().cloned().collect();
-                for k in &keys {
-                    // The value the reference recurses into: for metadata, the one it read before
-                    // writing the normalised metadata back.
-                    let mut detached: Option<Value> = None;
-                    if embedded {
-                        match k.as_str() {
-                            "apiVersion" | "kind" => {
-                                let v = &map[k];
-                                if !v.is_string() {
-                                    if opts.drop_invalid_fields {
-                                        map.remove(k);
-                                        continue;
-                                    }
-                                    return Err(FieldError::invalid(
-                                        &path.child(k),
-                                        BadValue::from(v),
-                                        "must be a string",
-                                    ));
-                                }
-                            }
-                            "metadata" => {
-                                let get = GetOptions {
-                                    drop_malformed_fields: opts.drop_invalid_fields,
-                                    return_unknown_field_paths: opts.return_unknown_field_paths,
-                                    parent_path: (!at.is_nil()).then(|| path.clone()),
-                                };
-                                match get_object_meta(map, &get) {
-                                    Err(e) => {
-                                        if !opts.drop_invalid_fields {
-                                            return Err(FieldError::invalid(
-                                                &path.child("metadata"),
-                                                BadValue::from(&map["metadata"]),
-                                                e,
-                                            ));
-                                        }
-                                    }
-                                    Ok(found) => {
-                                        if let Some(meta) = found.meta {
-                                            unknown.extend(found.unknown_fields);
-                                            detached = map.remove("metadata");
-                                            set_object_meta(map, Some(&meta));
-                                        }
-                                    }
-                                }
-                            }
-                            _ => {}
-                        }
-                    }
-                    let (child, child_schema) = match s.properties.get(k) {
-                        Some(p) => (At::Child(at, k), Some(p)),
-                        None => match &s.additional_properties {
-                            Some(ap) => (At::Key(at, k), ap.schema()),
-                            None => continue,
-                        },
-                    };
-                    let target = match detached.as_mut() {
-                        Some(v) => v,
-                        None => match map.get_mut(k) {
-                            Some(v) => v,
-                            None => continue,
-                        },
-                    };
-                    let walked = walk(&child, target, child_schema, false, opts, unknown);
-                    if let Some(d) = detached {
-                        crate::json::dispose(d);
-                    }
-                    walked?;
+                // Nothing to change here: visit the children that have schemas.
+                for (k, v) in map.iter_mut() {
+                    descend(at, k, v, cx)?;
                 }
                 Ok(())
             }
             Value::Array(items) => {
                 for (i, v) in items.iter_mut().enumerate() {
-                    walk(&At::Index(at, i), v, s.items.as_deref(), false, opts, unknown)?;
+                    walk(&at.index(i), v, s.items.as_deref(), false, cx)?;
                 }
                 Ok(())
             }
             _ => Ok(()),
         },
     )
+}
+
+/// How [`resource`] walks each field's value: `(at, key, value, walk)`.
+pub type Descend<'a> = dyn FnMut(&At<'_>, &str, &mut Value, &mut Coercer) -> Result<(), FieldError> + 'a;
+
+/// Coerces the embedded resource `map` at `at`: its `apiVersion` and `kind` must be strings,
+/// its `metadata` is round-tripped through ObjectMeta; then `descend(at, key, value, cx)`
+/// walks each field's value (for `metadata`, the value as it was read, before the normalised
+/// metadata replaced it, as the reference does).
+///
+/// # Errors
+/// The first field that does not decode, unless the walk drops invalid fields.
+pub fn resource(
+    at: &At<'_>,
+    map: &mut Map<String, Value>,
+    cx: &mut Coercer,
+    descend: &mut Descend<'_>,
+) -> Result<(), FieldError> {
+    let opts = cx.opts;
+    let path = at.path();
+    let keys: Vec<String> = map.keys().cloned().collect();
+    for k in &keys {
+        // The value the reference recurses into: for metadata, the one it read before
+        // writing the normalised metadata back.
+        let mut detached: Option<Value> = None;
+        match k.as_str() {
+            "apiVersion" | "kind" => {
+                let v = &map[k];
+                if !v.is_string() {
+                    if opts.drop_invalid_fields {
+                        map.remove(k);
+                        continue;
+                    }
+                    return Err(FieldError::invalid(
+                        &path.child(k),
+                        BadValue::from(v),
+                        "must be a string",
+                    ));
+                }
+            }
+            "metadata" => {
+                let get = GetOptions {
+                    drop_malformed_fields: opts.drop_invalid_fields,
+                    return_unknown_field_paths: opts.return_unknown_field_paths,
+                    parent_path: (!at.is_nil()).then(|| path.clone()),
+                };
+                match get_object_meta(map, &get) {
+                    Err(e) => {
+                        if !opts.drop_invalid_fields {
+                            return Err(FieldError::invalid(
+                                &path.child("metadata"),
+                                BadValue::from(&map["metadata"]),
+                                e,
+                            ));
+                        }
+                    }
+                    Ok(found) => {
+                        if let Some(meta) = found.meta {
+                            cx.unknown.extend(found.unknown_fields);
+                            detached = map.remove("metadata");
+                            set_object_meta(map, Some(&meta));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        let target = match detached.as_mut() {
+            Some(v) => v,
+            None => match map.get_mut(k) {
+                Some(v) => v,
+                None => continue,
+            },
+        };
+        let walked = descend(at, k, target, cx);
+        if let Some(d) = detached {
+            crate::json::dispose(d);
+        }
+        walked?;
+    }
+    Ok(())
 }

@@ -2,7 +2,7 @@
 //! `metadata`, at the root of a custom resource and in embedded resources
 //! (`x-kubernetes-embedded-resource`).
 
-mod coerce;
+pub(crate) mod coerce;
 mod meta;
 mod time;
 

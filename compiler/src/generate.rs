@@ -1,0 +1,456 @@
+//! From sources to the generated file: the node graph, the pipeline types per group, version
+//! and kind, the registry.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
+
+use kstruct::schema::Structural;
+
+use crate::Error;
+use crate::emit::{Emitter, Walk};
+use crate::graph::{Graph, NodeId};
+use crate::names::{self, Scope};
+use crate::source::Sources;
+
+/// What generating took.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// CRDs compiled.
+    pub crds: usize,
+    /// Pipelines (CRD versions and bare schemas) compiled.
+    pub pipelines: usize,
+    /// Structural schema nodes in all compiled schemas.
+    pub schema_nodes: usize,
+    /// Distinct nodes once identical sub-schemas are shared.
+    pub distinct_nodes: usize,
+    /// Functions emitted.
+    pub functions: usize,
+    /// Distinct default values.
+    pub constants: usize,
+    /// Lines of generated code.
+    pub lines: usize,
+    /// CRD versions whose schema does not convert (compiled as the API server treats them).
+    pub warnings: Vec<String>,
+}
+
+/// A pipeline to emit: its schema's root node, or no schema, or why its schema failed.
+enum Root {
+    Node {
+        id: NodeId,
+        default_pruning_error: Option<String>,
+    },
+    NoSchema,
+    Broken(String),
+}
+
+fn add_root(graph: &mut Graph, schema: Option<Structural>, prune_defaults: bool) -> Root {
+    let Some(mut s) = schema else { return Root::NoSchema };
+    let default_pruning_error = if prune_defaults {
+        kstruct::interpreter::prune_defaults(&mut s).err()
+    } else {
+        None
+    };
+    Root::Node {
+        id: graph.add(&s, ""),
+        default_pruning_error,
+    }
+}
+
+struct Version {
+    name: String,
+    type_name: Ident,
+    module: Ident,
+    root: Root,
+}
+
+struct Crd {
+    name: String,
+    group: String,
+    kind: String,
+    preserve_unknown_fields: bool,
+    module: Ident,
+    versions: Vec<Version>,
+}
+
+fn ident(s: &str) -> Ident {
+    Ident::new(s, Span::call_site())
+}
+
+pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stats), Error> {
+    let mut graph = Graph::default();
+    let mut stats = Stats::default();
+    let mut top = Scope::default();
+    top.unique("__nodes".into());
+    if !sources.schemas.is_empty() {
+        top.unique("schemas".into());
+    }
+
+    // CRDs, by group then kind; a group's module is shared by its CRDs.
+    let mut seen: BTreeMap<(String, String), String> = BTreeMap::new();
+    let mut group_modules: BTreeMap<String, Ident> = BTreeMap::new();
+    let mut crds = Vec::new();
+    for c in &sources.crds {
+        let crd = &c.crd;
+        if let Some(first) = seen.insert((crd.group.clone(), crd.kind.clone()), c.origin.clone()) {
+            return Err(Error::Duplicate(format!(
+                "{}: CRD {} defines group {:?} and kind {:?} again (first at {first})",
+                c.origin, crd.name, crd.group, crd.kind
+            )));
+        }
+        let module = group_modules
+            .entry(crd.group.clone())
+            .or_insert_with(|| ident(&top.unique(names::module(&crd.group))))
+            .clone();
+        let mut versions = Vec::new();
+        for v in &crd.versions {
+            let root = match v.structural() {
+                Ok(s) => add_root(&mut graph, s, !crd.preserve_unknown_fields),
+                Err(e) => {
+                    stats
+                        .warnings
+                        .push(format!("{}: CRD {} version {}: {e}", c.origin, crd.name, v.name));
+                    Root::Broken(e.to_string())
+                }
+            };
+            versions.push(Version {
+                name: v.name.clone(),
+                type_name: ident("_"),
+                module: ident("_"),
+                root,
+            });
+        }
+        crds.push(Crd {
+            name: crd.name.clone(),
+            group: crd.group.clone(),
+            kind: crd.kind.clone(),
+            preserve_unknown_fields: crd.preserve_unknown_fields,
+            module,
+            versions,
+        });
+    }
+    crds.sort_by(|a, b| (&a.group, &a.kind).cmp(&(&b.group, &b.kind)));
+
+    // Names inside each group: a version module per version name, a type per kind.
+    let mut version_modules: BTreeMap<(String, String), Ident> = BTreeMap::new();
+    let mut group_scopes: BTreeMap<String, Scope> = BTreeMap::new();
+    let mut type_scopes: BTreeMap<(String, String), Scope> = BTreeMap::new();
+    for crd in &mut crds {
+        for v in &mut crd.versions {
+            v.module = version_modules
+                .entry((crd.group.clone(), v.name.clone()))
+                .or_insert_with(|| {
+                    let scope = group_scopes.entry(crd.group.clone()).or_default();
+                    ident(&scope.unique(names::module(&v.name)))
+                })
+                .clone();
+            let scope = type_scopes.entry((crd.group.clone(), v.name.clone())).or_default();
+            v.type_name = ident(&scope.unique(names::type_name(&crd.kind)));
+        }
+    }
+
+    // Bare schemas, by name.
+    let mut schemas = Vec::new();
+    let mut schema_scope = Scope::default();
+    let mut schema_names = BTreeMap::new();
+    for s in &sources.schemas {
+        if schema_names.insert(s.name.clone(), ()).is_some() {
+            return Err(Error::Duplicate(format!("schema name {:?} is given twice", s.name)));
+        }
+        let root = add_root(&mut graph, s.schema.clone(), prune_defaults);
+        schemas.push((
+            s.name.clone(),
+            ident(&schema_scope.unique(names::type_name(&s.name))),
+            root,
+        ));
+    }
+    schemas.sort_by(|a, b| a.0.cmp(&b.0));
+
+    check_constants(&graph)?;
+    let mut emitter = Emitter::new(&graph);
+
+    // Group modules.
+    let mut groups: BTreeMap<Ident, BTreeMap<Ident, Vec<TokenStream>>> = BTreeMap::new();
+    let mut group_names: BTreeMap<Ident, String> = BTreeMap::new();
+    let mut version_names: BTreeMap<(Ident, Ident), String> = BTreeMap::new();
+    for crd in &crds {
+        group_names.insert(crd.module.clone(), crd.group.clone());
+        // A version whose schema does not convert has no type: the registry says why.
+        for v in crd.versions.iter().filter(|v| !matches!(v.root, Root::Broken(_))) {
+            version_names.insert((crd.module.clone(), v.module.clone()), v.name.clone());
+            let gvk = Some((crd.group.as_str(), v.name.as_str(), crd.kind.as_str()));
+            let doc = format!(
+                " `{}` of `{}/{}`, compiled from CRD `{}`.",
+                crd.kind, crd.group, v.name, crd.name
+            );
+            let item = pipeline_type(
+                &mut emitter,
+                &v.type_name,
+                &doc,
+                &v.root,
+                gvk,
+                crd.preserve_unknown_fields,
+                quote!(super::super::__nodes),
+            );
+            groups
+                .entry(crd.module.clone())
+                .or_default()
+                .entry(v.module.clone())
+                .or_default()
+                .push(item);
+        }
+    }
+    let group_items = groups.iter().map(|(module, versions)| {
+        let group = &group_names[module];
+        let doc = format!(" API group `{group}`.");
+        let versions = versions.iter().map(|(vmod, items)| {
+            let vdoc = format!(" `{group}/{}`.", version_names[&(module.clone(), vmod.clone())]);
+            quote! {
+                #[doc = #vdoc]
+                #[allow(unused_imports)]
+                pub mod #vmod {
+                    use ::kstruct::compiled::v1 as rt;
+                    use rt::Value;
+                    #(#items)*
+                }
+            }
+        });
+        quote! {
+            #[doc = #doc]
+            pub mod #module {
+                #(#versions)*
+            }
+        }
+    });
+    let group_items: Vec<TokenStream> = group_items.collect();
+
+    let schema_items: Vec<TokenStream> = schemas
+        .iter()
+        .map(|(name, type_name, root)| {
+            let doc = format!(" The bare schema `{name}`.");
+            pipeline_type(&mut emitter, type_name, &doc, root, None, false, quote!(super::__nodes))
+        })
+        .collect();
+    let schema_module = (!schema_items.is_empty()).then(|| {
+        quote! {
+            /// Bare schemas, each serving any object.
+            #[allow(unused_imports)]
+            pub mod schemas {
+                use ::kstruct::compiled::v1 as rt;
+                use rt::Value;
+                #(#schema_items)*
+            }
+        }
+    });
+
+    // The registry.
+    let crd_entries = crds.iter().map(|crd| {
+        let (name, group, kind, preserve) = (&crd.name, &crd.group, &crd.kind, crd.preserve_unknown_fields);
+        let module = &crd.module;
+        let versions = crd.versions.iter().map(|v| {
+            let vname = &v.name;
+            let (vmod, ty) = (&v.module, &v.type_name);
+            let pipeline = match &v.root {
+                Root::Broken(e) => quote! { Err(#e) },
+                _ => quote! { Ok(&#module::#vmod::#ty) },
+            };
+            quote! { rt::CompiledVersion { name: #vname, pipeline: #pipeline } }
+        });
+        quote! {
+            rt::CompiledCrd {
+                name: #name,
+                group: #group,
+                kind: #kind,
+                preserve_unknown_fields: #preserve,
+                versions: &[#(#versions),*],
+            }
+        }
+    });
+    let schema_entries = schemas.iter().map(|(name, ty, _)| {
+        quote! { rt::CompiledSchema { name: #name, pipeline: &schemas::#ty } }
+    });
+
+    let (nodes, functions) = emitter.finish();
+    let (major, minor) = version();
+    let (major, minor) = (
+        proc_macro2::Literal::u64_unsuffixed(major),
+        proc_macro2::Literal::u64_unsuffixed(minor),
+    );
+    let file = quote! {
+        const _: () = ::kstruct::compiled::v1::compatible(#major, #minor);
+
+        /// Everything this file compiled: its CRDs by group and kind, its bare schemas by name.
+        pub static REGISTRY: ::kstruct::compiled::Registry = {
+            use ::kstruct::compiled::v1 as rt;
+            rt::Registry::new(&[#(#crd_entries),*], &[#(#schema_entries),*])
+        };
+
+        #(#group_items)*
+
+        #schema_module
+
+        /// The walks of every distinct schema node, shared by all pipelines above.
+        mod __nodes {
+            use ::kstruct::compiled::v1 as rt;
+            use rt::Value;
+
+            #nodes
+        }
+    };
+    let syntax: syn::File = syn::parse2(file).map_err(|e| Error::Input(format!("internal error: {e}")))?;
+    let body = prettyplease::unparse(&syntax);
+    let mut code = header(sources);
+    code.push_str(&body);
+
+    stats.crds = crds.len();
+    stats.pipelines = crds.iter().map(|c| c.versions.len()).sum::<usize>() + schemas.len();
+    stats.schema_nodes = graph.schema_nodes;
+    stats.distinct_nodes = graph.nodes.len();
+    stats.functions = functions;
+    stats.constants = graph.constants.len();
+    stats.lines = code.lines().count();
+    Ok((code, stats))
+}
+
+fn version() -> (u64, u64) {
+    let major = env!("CARGO_PKG_VERSION_MAJOR").parse().unwrap_or(0);
+    let minor = env!("CARGO_PKG_VERSION_MINOR").parse().unwrap_or(0);
+    (major, minor)
+}
+
+fn header(sources: &Sources) -> String {
+    let mut h = format!(
+        "// @generated by kstruct-compiler {}. Do not edit: regenerate instead.\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    if !sources.crds.is_empty() {
+        h.push_str("//\n// CRDs:\n");
+        for c in &sources.crds {
+            h.push_str(&format!("// - {} ({})\n", c.crd.name, c.origin));
+        }
+    }
+    if !sources.schemas.is_empty() {
+        h.push_str(&format!("//\n// Bare schemas: {}\n", sources.schemas.len()));
+    }
+    h.push('\n');
+    h
+}
+
+/// Every default must come back exactly as it was from the text the generated code holds.
+fn check_constants(graph: &Graph) -> Result<(), Error> {
+    for text in &graph.constants {
+        let back = kstruct::json::decode(text.as_bytes()).map(|d| d.value);
+        let original: Result<serde_json::Value, _> = serde_json::from_str(text);
+        let same = match (&back, &original) {
+            (Ok(a), Ok(b)) => a == b,
+            // Deeper than serde_json reads: kstruct's decoder is the one used at run time.
+            (Ok(_), Err(_)) => true,
+            _ => false,
+        };
+        if !same {
+            return Err(Error::Input(format!(
+                "a default value does not survive the round trip through JSON: {text}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn pipeline_type(
+    emitter: &mut Emitter<'_>,
+    type_name: &Ident,
+    doc: &str,
+    root: &Root,
+    gvk: Option<(&str, &str, &str)>,
+    preserve_unknown_fields: bool,
+    nodes: TokenStream,
+) -> TokenStream {
+    let resource = gvk.map(|(g, v, k)| {
+        quote! {
+            fn resource(&self) -> Option<&rt::GroupVersionKind> {
+                static RESOURCE: ::std::sync::LazyLock<rt::GroupVersionKind> =
+                    ::std::sync::LazyLock::new(|| rt::GroupVersionKind::new(#g, #v, #k));
+                Some(&RESOURCE)
+            }
+        }
+    });
+    let preserve = preserve_unknown_fields.then(|| {
+        quote! {
+            fn preserves_unknown_fields(&self) -> bool {
+                true
+            }
+        }
+    });
+    let body = match root {
+        Root::Node {
+            id,
+            default_pruning_error,
+        } => {
+            let walk = match emitter.request(Walk::Prune, *id) {
+                Some(f) => quote!(#nodes::#f),
+                None => quote!(|v, cx| cx.leaf(v)),
+            };
+            let resource = emitter.request(Walk::PruneResource, *id).map(|f| quote!(#nodes::#f));
+            let nulls = match emitter.request(Walk::Nulls, *id) {
+                Some(f) => quote! { fn prune_nulls(&self, value: &mut Value) { #nodes::#f(value) } },
+                None => quote! { fn prune_nulls(&self, _: &mut Value) {} },
+            };
+            let default = match emitter.request(Walk::Default, *id) {
+                Some(f) => quote! { fn default(&self, value: &mut Value) { #nodes::#f(value) } },
+                None => quote! { fn default(&self, _: &mut Value) {} },
+            };
+            let coerce = match emitter.request(Walk::Coerce, *id) {
+                Some(f) => quote! {
+                    fn coerce_embedded(&self, value: &mut Value, options: rt::CoerceOptions) -> Result<Vec<String>, rt::FieldError> {
+                        rt::coerce(value, options, #nodes::#f)
+                    }
+                },
+                None => quote! {
+                    fn coerce_embedded(&self, _: &mut Value, _: rt::CoerceOptions) -> Result<Vec<String>, rt::FieldError> {
+                        Ok(Vec::new())
+                    }
+                },
+            };
+            let pruning_error = default_pruning_error.as_ref().map(|e| {
+                quote! {
+                    fn default_pruning_error(&self) -> Option<&str> {
+                        Some(#e)
+                    }
+                }
+            });
+            quote! {
+                fn prune(&self, value: &mut Value, options: rt::PruneOptions) -> rt::PruneReport {
+                    rt::prune(value, options, #walk, #resource)
+                }
+                #nulls
+                #default
+                #coerce
+                #pruning_error
+            }
+        }
+        // No schema (or one the API server serves as none): as an interpreter without one.
+        Root::NoSchema | Root::Broken(_) => quote! {
+            fn prune(&self, value: &mut Value, options: rt::PruneOptions) -> rt::PruneReport {
+                rt::NoSchema.prune(value, options)
+            }
+            fn prune_nulls(&self, _: &mut Value) {}
+            fn default(&self, _: &mut Value) {}
+            fn coerce_embedded(&self, _: &mut Value, _: rt::CoerceOptions) -> Result<Vec<String>, rt::FieldError> {
+                Ok(Vec::new())
+            }
+        },
+    };
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+        pub struct #type_name;
+
+        impl rt::Pipeline for #type_name {
+            #body
+            #resource
+            #preserve
+        }
+    }
+}
