@@ -2,11 +2,12 @@
 //! apiVersion and kind (or `--version`/`--kind`).
 
 use std::path::Path;
-use std::sync::Arc;
 
+use kstruct::compiled::CompiledCrd;
+use kstruct::compiled::v1::NoSchema;
 use kstruct::schema::Structural;
 use kstruct::schema::crd::{self, CustomResourceDefinition};
-use kstruct::{Interpreter, RegisteredCrd, Registry, parse_group_version};
+use kstruct::{Interpreter, Pipeline, RegisteredCrd, Registry, parse_group_version};
 use serde_json::Value;
 
 use crate::inputs::read_file;
@@ -14,14 +15,85 @@ use crate::inputs::read_file;
 /// The schemas the objects are processed with.
 pub enum Schemas {
     /// One schema for every object.
-    Bare(Arc<Interpreter>),
+    Bare(Box<dyn Pipeline>),
+    /// One compiled schema for every object.
+    CompiledBare(&'static dyn Pipeline),
     /// CRDs, each object picking its own.
     Crds {
-        registry: Registry,
+        catalog: Catalog,
         origin: String,
         version: Option<String>,
         kind: Option<String>,
     },
+}
+
+/// A set of CRDs: read from files and interpreted, or compiled in.
+pub enum Catalog {
+    /// CRDs read at run time.
+    Interpreted(Registry),
+    /// Compiled CRDs (all of a registry, or the one `--kind` picked).
+    Compiled(Vec<&'static CompiledCrd>),
+}
+
+/// One CRD of a [`Catalog`].
+#[derive(Clone, Copy)]
+pub enum CrdRef<'a> {
+    Interpreted(&'a RegisteredCrd),
+    Compiled(&'static CompiledCrd),
+}
+
+impl<'a> CrdRef<'a> {
+    pub fn name(&self) -> &'a str {
+        match self {
+            CrdRef::Interpreted(c) => &c.crd.name,
+            CrdRef::Compiled(c) => c.name,
+        }
+    }
+
+    pub fn group(&self) -> &'a str {
+        match self {
+            CrdRef::Interpreted(c) => &c.crd.group,
+            CrdRef::Compiled(c) => c.group,
+        }
+    }
+
+    pub fn kind(&self) -> &'a str {
+        match self {
+            CrdRef::Interpreted(c) => &c.crd.kind,
+            CrdRef::Compiled(c) => c.kind,
+        }
+    }
+
+    /// Names of the versions, in document order.
+    pub fn version_names(&self) -> Vec<&'a str> {
+        match self {
+            CrdRef::Interpreted(c) => c.version_names().collect(),
+            CrdRef::Compiled(c) => c.versions.iter().map(|v| v.name).collect(),
+        }
+    }
+
+    /// The pipeline of version `name`, or why its schema did not convert.
+    pub fn version(&self, name: &str) -> Option<Result<&'a dyn Pipeline, String>> {
+        match self {
+            CrdRef::Interpreted(c) => c
+                .version(name)
+                .map(|r| r.map(|i| &**i as &dyn Pipeline).map_err(|e| e.to_string())),
+            CrdRef::Compiled(c) => c.version(name).map(|r| r.map_err(str::to_string)),
+        }
+    }
+}
+
+impl Catalog {
+    pub fn crds(&self) -> Vec<CrdRef<'_>> {
+        match self {
+            Catalog::Interpreted(r) => r.crds().iter().map(CrdRef::Interpreted).collect(),
+            Catalog::Compiled(c) => c.iter().map(|c| CrdRef::Compiled(c)).collect(),
+        }
+    }
+
+    fn find(&self, group: &str, kind: &str) -> Option<CrdRef<'_>> {
+        self.crds().into_iter().find(|c| c.group() == group && c.kind() == kind)
+    }
 }
 
 impl Schemas {
@@ -31,7 +103,7 @@ impl Schemas {
             let (schema, origin) = read_bare_schema(path)?;
             let interp = Interpreter::new(schema);
             note_default_pruning(&origin, &interp);
-            return Ok(Schemas::Bare(Arc::new(interp)));
+            return Ok(Schemas::Bare(Box::new(interp)));
         }
         let Some(path) = &target.crd else {
             return Err("one of --crd or --schema is required".into());
@@ -41,41 +113,58 @@ impl Schemas {
         for crd in crds {
             registry.add(crd);
         }
-        for c in registry.crds() {
-            if let Some(v) = &target.version {
+        Schemas::crds(
+            Catalog::Interpreted(registry),
+            origin,
+            target.version.clone(),
+            target.kind.clone(),
+        )
+    }
+
+    /// CRDs from `catalog` (`origin` names them in messages), checked for `--version`.
+    pub fn crds(
+        catalog: Catalog,
+        origin: String,
+        version: Option<String>,
+        kind: Option<String>,
+    ) -> Result<Schemas, String> {
+        for c in catalog.crds() {
+            if let Some(v) = &version {
                 match c.version(v) {
                     None => {
-                        return Err(format!("{origin}: CRD {} has no version {v}", c.crd.name));
+                        return Err(format!("{origin}: CRD {} has no version {v}", c.name()));
                     }
-                    Some(Err(e)) => return Err(format!("{origin}: {} {v}: {e}", c.crd.name)),
+                    Some(Err(e)) => return Err(format!("{origin}: {} {v}: {e}", c.name())),
                     Some(Ok(_)) => {}
                 }
             }
             note_crd_default_pruning(&origin, c);
         }
         Ok(Schemas::Crds {
-            registry,
+            catalog,
             origin,
-            version: target.version.clone(),
-            kind: target.kind.clone(),
+            version,
+            kind,
         })
     }
 
     /// The pipeline for `obj`, or why there is none.
-    pub fn for_object(&self, obj: &Value) -> Result<Arc<Interpreter>, String> {
-        let (registry, origin, version, kind) = match self {
-            Schemas::Bare(i) => return Ok(i.clone()),
+    pub fn for_object(&self, obj: &Value) -> Result<&dyn Pipeline, String> {
+        let (catalog, origin, version, kind) = match self {
+            Schemas::Bare(i) => return Ok(&**i),
+            Schemas::CompiledBare(p) => return Ok(*p),
             Schemas::Crds {
-                registry,
+                catalog,
                 origin,
                 version,
                 kind,
-            } => (registry, origin, version, kind),
+            } => (catalog, origin, version, kind),
         };
         let api_version = obj.get("apiVersion").and_then(Value::as_str);
         let obj_kind = obj.get("kind").and_then(Value::as_str);
+        let crds = catalog.crds();
         // With --kind or a single CRD, the CRD is known without looking at the object.
-        let single = kind.is_some() || registry.crds().len() == 1;
+        let single = kind.is_some() || crds.len() == 1;
         let (group, obj_version) = match api_version {
             Some(av) => {
                 let (g, v) = parse_group_version(av)?;
@@ -84,26 +173,26 @@ impl Schemas {
             None => (None, None),
         };
         let c = if single {
-            &registry.crds()[0]
+            crds[0]
         } else {
             let (Some(group), Some(k)) = (group, obj_kind) else {
                 return Err("the object has no apiVersion and kind to pick its CRD by; pass --kind".into());
             };
-            registry
+            catalog
                 .find(group, k)
                 .ok_or_else(|| format!("{origin} has no CustomResourceDefinition for group {group:?} and kind {k:?}"))?
         };
         let name = match (version, obj_version) {
             (Some(v), _) => v.as_str(),
             (None, Some(v)) => {
-                if group != Some(c.crd.group.as_str()) || obj_kind.is_some_and(|k| k != c.crd.kind) {
+                if group != Some(c.group()) || obj_kind.is_some_and(|k| k != c.kind()) {
                     return Err(format!(
                         "the object's apiVersion {:?} and kind {:?} do not name CRD {} ({}/{})",
                         api_version.unwrap_or(""),
                         obj_kind.unwrap_or(""),
-                        c.crd.name,
-                        c.crd.group,
-                        c.crd.kind
+                        c.name(),
+                        c.group(),
+                        c.kind()
                     ));
                 }
                 v
@@ -113,10 +202,10 @@ impl Schemas {
             }
         };
         match c.version(name) {
-            Some(Ok(i)) => Ok(i.clone()),
-            Some(Err(e)) => Err(format!("CRD {} version {name}: {e}", c.crd.name)),
+            Some(Ok(p)) => Ok(p),
+            Some(Err(e)) => Err(format!("CRD {} version {name}: {e}", c.name())),
             // As the API server: a version the CRD lacks has an empty schema.
-            None => Ok(Arc::new(Interpreter::new(None))),
+            None => Ok(&NoSchema),
         }
     }
 }
@@ -167,16 +256,17 @@ pub fn read_crds(path: &Path, kind: Option<&str>) -> Result<(Vec<CustomResourceD
 }
 
 /// Notes, on stderr, the versions of `crd` whose serve-time default pruning stopped early.
-pub fn note_crd_default_pruning(origin: &str, crd: &RegisteredCrd) {
+pub fn note_crd_default_pruning(origin: &str, crd: CrdRef<'_>) {
     for name in crd.version_names() {
-        if let Some(Ok(interp)) = crd.version(name) {
-            note_default_pruning(&format!("{origin} {} {name}", crd.crd.name), interp);
+        if let Some(Ok(p)) = crd.version(name) {
+            note_default_pruning(&format!("{origin} {} {name}", crd.name()), p);
         }
     }
 }
 
-fn note_default_pruning(what: &str, interp: &Interpreter) {
-    if let Some(e) = interp.default_pruning_error() {
+/// Notes, on stderr, that serve-time default pruning of `what` stopped early.
+pub fn note_default_pruning(what: &str, p: &dyn Pipeline) {
+    if let Some(e) = p.default_pruning_error() {
         eprintln!("kstruct: note: {what}: {e}; the defaults it did not reach are used as written");
     }
 }

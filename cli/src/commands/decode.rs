@@ -1,25 +1,98 @@
 //! `kstruct decode`: each input document through the API server's write path (or, with
 //! `--storage`, its read-from-storage path).
 
+use std::path::PathBuf;
+
+use kstruct::compiled::{self, CompiledCrd};
+use kstruct::decode::{Resolve, Selected};
 use kstruct::{DecodeOptions, Decoded, Error, FieldValidation, Interpreter, Pipeline, RegisteredCrd, Registry};
 use serde_json::json;
 
 use super::Outcome;
 use crate::inputs::{read_inputs, write_line};
-use crate::schemas::{note_crd_default_pruning, read_bare_schema, read_crds};
+use crate::schemas::{CrdRef, note_crd_default_pruning, read_bare_schema, read_crds};
 
 /// What the objects are decoded with.
-enum Endpoint {
+pub enum Endpoint {
     /// A bare schema, for whatever group/version/kind the object names.
     Schema(Box<Interpreter>),
+    /// A compiled bare schema.
+    CompiledSchema(&'static dyn Pipeline),
     /// One CRD: objects of another group or kind are decoded without a schema, and the API
     /// server's messages name this CRD's kind.
     Crd(Box<RegisteredCrd>),
     /// Several CRDs, each object decoded with the one its group and kind name.
     Crds(Registry),
+    /// One compiled CRD (with only one of its versions served, when given).
+    CompiledCrd(&'static CompiledCrd, Option<String>),
+    /// Compiled CRDs (with only one version of each served, when given).
+    Compiled(&'static compiled::Registry, Option<String>),
+}
+
+/// An endpoint serving only `version` of its CRDs, as CRDs with that one version would
+/// serve: objects naming another version of a served kind get an empty schema.
+struct OnlyVersion<'a, R: ?Sized> {
+    inner: &'a R,
+    version: Option<&'a str>,
+}
+
+impl<R: Resolve + ?Sized> Resolve for OnlyVersion<'_, R> {
+    type Pipeline = R::Pipeline;
+
+    fn served_kind(&self) -> Option<&str> {
+        self.inner.served_kind()
+    }
+
+    fn resolve(&self, group: &str, version: &str, kind: &str) -> Result<Selected<'_, R::Pipeline>, Error> {
+        match self.version {
+            Some(only) if only != version => Ok(match self.inner.resolve(group, only, kind)? {
+                Selected::Crd {
+                    preserve_unknown_fields,
+                    ..
+                } => Selected::Crd {
+                    pipeline: None,
+                    preserve_unknown_fields,
+                },
+                Selected::Other => Selected::Other,
+            }),
+            _ => self.inner.resolve(group, version, kind),
+        }
+    }
 }
 
 impl Endpoint {
+    /// Compiled CRDs as an endpoint: checked as [`load`](Endpoint::load) checks CRD files.
+    pub fn compiled(
+        crds: Vec<&'static CompiledCrd>,
+        all: &'static compiled::Registry,
+        version: Option<String>,
+    ) -> Result<Endpoint, String> {
+        let origin = "compiled";
+        if let Some(v) = &version
+            && crds.iter().all(|c| c.version(v).is_none())
+        {
+            return Err(format!("{origin}: no CustomResourceDefinition has version {v}"));
+        }
+        for c in &crds {
+            if !c.preserve_unknown_fields {
+                for v in c.versions {
+                    if version.as_ref().is_some_and(|only| only != v.name) {
+                        continue;
+                    }
+                    if let Err(e) = v.pipeline {
+                        return Err(format!("{origin}: {} {}: {e}", c.name, v.name));
+                    }
+                }
+            }
+            note_crd_default_pruning(origin, CrdRef::Compiled(c));
+        }
+        // As for CRD files: one CRD is its endpoint (rejections name its kind).
+        Ok(match crds.as_slice() {
+            [one] => Endpoint::CompiledCrd(one, version),
+            _ => Endpoint::Compiled(all, version),
+        })
+    }
+
     fn load(args: &crate::DecodeArgs) -> Result<Endpoint, String> {
         if let Some(path) = &args.schema {
             let (schema, _) = read_bare_schema(path)?;
@@ -50,7 +123,7 @@ impl Endpoint {
                     }
                 }
             }
-            note_crd_default_pruning(&origin, c);
+            note_crd_default_pruning(&origin, CrdRef::Interpreted(c));
         }
         Ok(if registry.crds().len() == 1 {
             Endpoint::Crd(Box::new(registry.crds()[0].clone()))
@@ -63,6 +136,12 @@ impl Endpoint {
         match (self, storage) {
             (Endpoint::Schema(p), false) => p.decode(body, options),
             (Endpoint::Schema(p), true) => p.decode_storage(body),
+            (Endpoint::CompiledSchema(p), false) => p.decode(body, options),
+            (Endpoint::CompiledSchema(p), true) => p.decode_storage(body),
+            (Endpoint::CompiledCrd(c, v), false) => kstruct::decode::request(&only(*c, v), body, options),
+            (Endpoint::CompiledCrd(c, v), true) => kstruct::decode::storage(&only(*c, v), body),
+            (Endpoint::Compiled(r, v), false) => kstruct::decode::request(&only(*r, v), body, options),
+            (Endpoint::Compiled(r, v), true) => kstruct::decode::storage(&only(*r, v), body),
             (Endpoint::Crd(c), false) => c.decode(body, options),
             (Endpoint::Crd(c), true) => c.decode_storage(body),
             (Endpoint::Crds(r), false) => r.decode(body, options),
@@ -71,16 +150,44 @@ impl Endpoint {
     }
 }
 
-/// Decodes every document of every input.
+fn only<'a, R: Resolve + ?Sized>(inner: &'a R, version: &'a Option<String>) -> OnlyVersion<'a, R> {
+    OnlyVersion {
+        inner,
+        version: version.as_deref(),
+    }
+}
+
+/// Decodes every document of every input (`--crd`/`--schema` of `args`).
 pub fn run(args: &crate::DecodeArgs) -> Result<Outcome, String> {
     let endpoint = Endpoint::load(args)?;
-    let inputs = read_inputs(&args.inputs)?;
+    let mode = Mode {
+        field_validation: args.field_validation.into(),
+        storage: args.storage,
+        report: args.report,
+    };
+    run_with(&endpoint, mode, &args.inputs)
+}
+
+/// How to decode and print.
+#[derive(Debug, Clone, Copy)]
+pub struct Mode {
+    /// `--field-validation`.
+    pub field_validation: FieldValidation,
+    /// `--storage`.
+    pub storage: bool,
+    /// `--report`.
+    pub report: bool,
+}
+
+/// Decodes every document of `inputs` with `endpoint`.
+pub fn run_with(endpoint: &Endpoint, args: Mode, inputs: &[PathBuf]) -> Result<Outcome, String> {
+    let inputs = read_inputs(inputs)?;
     let mut out = std::io::stdout().lock();
     let mut failed = false;
     for input in &inputs {
         for doc in kstruct::input::split_documents(&input.bytes, &input.origin) {
             let options = DecodeOptions {
-                field_validation: args.field_validation.into(),
+                field_validation: args.field_validation,
                 format: doc.format,
             };
             let result = match doc.body {

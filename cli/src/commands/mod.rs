@@ -1,5 +1,7 @@
 //! The subcommands.
 
+#[cfg(feature = "compile")]
+pub mod compile;
 pub mod decode;
 pub mod lint;
 pub mod transform;
@@ -10,4 +12,16 @@ pub enum Outcome {
     Clean,
     /// Findings or failed documents were reported: exit 1.
     Findings,
+}
+
+/// The process exit code of a command's result (errors are printed on stderr).
+pub fn exit_code(result: Result<Outcome, String>) -> std::process::ExitCode {
+    match result {
+        Ok(Outcome::Clean) => std::process::ExitCode::SUCCESS,
+        Ok(Outcome::Findings) => std::process::ExitCode::from(1),
+        Err(e) => {
+            eprintln!("kstruct: {e}");
+            std::process::ExitCode::from(2)
+        }
+    }
 }

@@ -18,10 +18,15 @@ pub enum Op {
     Default,
 }
 
-/// Processes every document of every input.
+/// Processes every document of every input (`--crd`/`--schema` of `target`).
 pub fn run(op: Op, target: &crate::Target) -> Result<Outcome, String> {
     let schemas = Schemas::load(target)?;
-    let inputs = read_inputs(&target.inputs)?;
+    run_with(op, &schemas, target.report, &target.inputs)
+}
+
+/// Processes every document of `inputs` with `schemas`.
+pub fn run_with(op: Op, schemas: &Schemas, report: bool, inputs: &[std::path::PathBuf]) -> Result<Outcome, String> {
+    let inputs = read_inputs(inputs)?;
     let mut out = std::io::stdout().lock();
     let mut failed = false;
     for input in &inputs {
@@ -30,10 +35,10 @@ pub fn run(op: Op, target: &crate::Target) -> Result<Outcome, String> {
                 let pipeline = schemas
                     .for_object(&obj)
                     .map_err(|e| format!("{}:{}: {e}", input.origin, doc.line))?;
-                let unknown = apply(op, pipeline.as_ref(), &mut obj);
+                let unknown = apply(op, pipeline, &mut obj);
                 Ok((obj, unknown))
             });
-            let line = match (result, target.report) {
+            let line = match (result, report) {
                 (Ok((obj, unknown)), true) => {
                     json!({"object": obj, "unknownFields": unknown, "warnings": [], "error": null})
                 }

@@ -1,0 +1,184 @@
+//! The `kstruct` command line, as a library: [`main`] is the `kstruct` binary, and
+//! [`runner::main`] the binary of a crate written by `kstruct compile --crate`, which offers
+//! the same `prune`, `nulls`, `default` and `decode` commands over compiled schemas.
+//!
+//! Exit codes: 0 when everything succeeded, 1 when a finding or a failed document was
+//! reported, 2 on usage errors or unreadable files.
+
+mod commands;
+mod inputs;
+pub mod runner;
+mod schemas;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Check CRDs and manifests offline, exactly as the Kubernetes API server would.
+#[derive(Debug, Parser)]
+#[command(name = "kstruct", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Validate CRDs (or bare openAPIV3Schemas) as the API server does on create:
+    /// prints one message per line, exits 1 when there is any.
+    Lint {
+        /// CRD files (YAML or JSON, multi-document) or bare openAPIV3Schema files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Remove fields the schema does not specify, as the API server prunes.
+    Prune {
+        #[command(flatten)]
+        target: Target,
+        /// Treat each object as a value below a resource, not as a resource: its apiVersion,
+        /// kind and metadata are pruned like any other field.
+        #[arg(long)]
+        not_root: bool,
+    },
+    /// Remove null fields whose schema is neither nullable nor defaulted.
+    Nulls {
+        #[command(flatten)]
+        target: Target,
+    },
+    /// Apply the schema's defaults (after the API server's serve-time default pruning).
+    Default {
+        #[command(flatten)]
+        target: Target,
+    },
+    /// Decode each document as the API server decodes a request body: strict duplicate and
+    /// unknown field checks (fieldValidation), metadata normalisation, pruning, embedded
+    /// resources, defaulting.
+    Decode(DecodeArgs),
+    /// Compile CRDs (or bare schemas) into Rust: a module (`-o FILE`) or a cargo crate whose
+    /// binary offers prune, nulls, default and decode over the compiled schemas (`--crate`).
+    #[cfg(feature = "compile")]
+    Compile(CompileArgs),
+}
+
+/// `kstruct compile`'s arguments.
+#[cfg(feature = "compile")]
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("sources").required(true).args(["crd", "schema"])))]
+#[command(group(clap::ArgGroup::new("outputs").required(true).multiple(true).args(["output", "crate_dir"])))]
+struct CompileArgs {
+    /// CRD files (YAML or JSON, multi-document): every CRD in them is compiled.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "schema")]
+    crd: Vec<PathBuf>,
+    /// Bare openAPIV3Schema files, each compiled under its file stem (the runner's
+    /// `--schema-name`).
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    schema: Vec<PathBuf>,
+    /// Write the generated Rust module here.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Write a cargo crate here whose binary offers prune, nulls, default and decode with the
+    /// kstruct command's flags, over the compiled schemas.
+    #[arg(long = "crate", value_name = "DIR")]
+    crate_dir: Option<PathBuf>,
+    /// The kstruct source checkout the crate depends on (by path); the published crates
+    /// otherwise.
+    #[arg(long, value_name = "PATH", requires = "crate_dir")]
+    kstruct_path: Option<PathBuf>,
+}
+
+/// `kstruct decode`'s arguments.
+#[derive(Debug, Args)]
+struct DecodeArgs {
+    /// A file of CRDs (YAML or JSON, multi-document). Objects of a CRD's group and kind are
+    /// decoded with the schema of the version their apiVersion names (a version the CRD lacks
+    /// has an empty schema); other objects are decoded without a schema.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "schema",
+        required_unless_present = "schema"
+    )]
+    crd: Option<PathBuf>,
+    /// Register only version V of the CRDs, as a CRD with that one version would serve.
+    #[arg(long, value_name = "V", requires = "crd")]
+    version: Option<String>,
+    /// Register only the CRD whose spec.names.kind is K (when the file holds several).
+    #[arg(long, value_name = "K", requires = "crd")]
+    kind: Option<String>,
+    /// A file holding one bare openAPIV3Schema, used for whatever group, version and kind
+    /// each object names.
+    #[arg(long, value_name = "FILE")]
+    schema: Option<PathBuf>,
+    /// The request's fieldValidation: Strict fails on unknown or duplicate fields, Warn
+    /// reports them as warnings, Ignore drops unknown fields silently.
+    #[arg(long, value_enum, value_name = "MODE", default_value = "Warn", ignore_case = true)]
+    field_validation: FieldValidationArg,
+    /// Decode as the API server reads objects back from storage: malformed metadata fields
+    /// are dropped, a zero generation becomes 1, nothing is reported.
+    #[arg(long, conflicts_with = "field_validation")]
+    storage: bool,
+    /// Print one report per document: {"error", "object", "unknownFields", "warnings"}.
+    #[arg(long)]
+    report: bool,
+    /// Input files, each a stream of JSON values or YAML documents (YAML documents are sent
+    /// as YAML bodies); standard input when none (or `-`).
+    inputs: Vec<PathBuf>,
+}
+
+/// `--field-validation` values, spelled as in the API.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum FieldValidationArg {
+    #[value(name = "Strict")]
+    Strict,
+    #[value(name = "Warn")]
+    Warn,
+    #[value(name = "Ignore")]
+    Ignore,
+}
+
+/// Where the schema comes from, and which objects to process.
+#[derive(Debug, Args)]
+struct Target {
+    /// A file of CRDs (YAML or JSON, multi-document): each object uses the CRD and version its
+    /// apiVersion and kind name.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "schema",
+        required_unless_present = "schema"
+    )]
+    crd: Option<PathBuf>,
+    /// Use this CRD version for every object instead of the one its apiVersion names.
+    #[arg(long, value_name = "V", requires = "crd")]
+    version: Option<String>,
+    /// Use the CRD whose spec.names.kind is K (when the file holds several).
+    #[arg(long, value_name = "K", requires = "crd")]
+    kind: Option<String>,
+    /// A file holding one bare openAPIV3Schema (or `null` for no schema), used for every object.
+    #[arg(long, value_name = "FILE")]
+    schema: Option<PathBuf>,
+    /// Print one report per document: {"error", "object", "unknownFields", "warnings"}.
+    #[arg(long)]
+    report: bool,
+    /// Input files, each a stream of JSON values or YAML documents; standard input when none
+    /// (or `-`).
+    inputs: Vec<PathBuf>,
+}
+
+/// Runs the `kstruct` command line with the process's arguments.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Lint { files } => commands::lint::run(&files),
+        Command::Prune { target, not_root } => {
+            commands::transform::run(commands::transform::Op::Prune { not_root }, &target)
+        }
+        Command::Nulls { target } => commands::transform::run(commands::transform::Op::Nulls, &target),
+        Command::Default { target } => commands::transform::run(commands::transform::Op::Default, &target),
+        Command::Decode(args) => commands::decode::run(&args),
+        #[cfg(feature = "compile")]
+        Command::Compile(args) => commands::compile::run(&args),
+    };
+    commands::exit_code(result)
+}

@@ -1,0 +1,183 @@
+//! The command line of a runner crate written by `kstruct compile --crate`: `prune`, `nulls`,
+//! `default` and `decode` exactly as the `kstruct` command has them, over schemas compiled
+//! into the binary instead of `--crd`/`--schema` files.
+//!
+//! ```ignore
+//! mod compiled {
+//!     include!("compiled.rs");
+//! }
+//!
+//! fn main() -> std::process::ExitCode {
+//!     kstruct_cli::runner::main(&compiled::REGISTRY)
+//! }
+//! ```
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use kstruct::compiled::{CompiledCrd, Registry};
+
+use crate::FieldValidationArg;
+use crate::commands::{self, Outcome, decode, transform};
+use crate::schemas::{Catalog, Schemas, note_default_pruning};
+
+/// Prune, default and decode manifests with compiled CRD schemas, exactly as the Kubernetes
+/// API server would.
+#[derive(Debug, Parser)]
+#[command(
+    version,
+    about = "Prune, default and decode manifests with the CRD schemas compiled into this binary, exactly as the Kubernetes API server would",
+    long_about = None
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Remove fields the schema does not specify, as the API server prunes.
+    Prune {
+        #[command(flatten)]
+        target: Target,
+        /// Treat each object as a value below a resource, not as a resource: its apiVersion,
+        /// kind and metadata are pruned like any other field.
+        #[arg(long)]
+        not_root: bool,
+    },
+    /// Remove null fields whose schema is neither nullable nor defaulted.
+    Nulls {
+        #[command(flatten)]
+        target: Target,
+    },
+    /// Apply the schema's defaults (after the API server's serve-time default pruning).
+    Default {
+        #[command(flatten)]
+        target: Target,
+    },
+    /// Decode each document as the API server decodes a request body: strict duplicate and
+    /// unknown field checks (fieldValidation), metadata normalisation, pruning, embedded
+    /// resources, defaulting.
+    Decode(DecodeArgs),
+}
+
+/// Which compiled schema processes the objects.
+#[derive(Debug, Args)]
+struct Select {
+    /// Use this CRD version for every object instead of the one its apiVersion names (for
+    /// `decode`: serve only version V).
+    #[arg(long, value_name = "V", conflicts_with = "schema_name")]
+    version: Option<String>,
+    /// Use the compiled CRD whose kind is K.
+    #[arg(long, value_name = "K", conflicts_with = "schema_name")]
+    kind: Option<String>,
+    /// Use the compiled bare schema compiled from the file with this stem, for every object.
+    #[arg(long, value_name = "NAME")]
+    schema_name: Option<String>,
+}
+
+/// What `prune`, `nulls` and `default` take.
+#[derive(Debug, Args)]
+struct Target {
+    #[command(flatten)]
+    select: Select,
+    /// Print one report per document: {"error", "object", "unknownFields", "warnings"}.
+    #[arg(long)]
+    report: bool,
+    /// Input files, each a stream of JSON values or YAML documents; standard input when none
+    /// (or `-`).
+    inputs: Vec<PathBuf>,
+}
+
+/// What `decode` takes.
+#[derive(Debug, Args)]
+struct DecodeArgs {
+    #[command(flatten)]
+    select: Select,
+    /// The request's fieldValidation: Strict fails on unknown or duplicate fields, Warn
+    /// reports them as warnings, Ignore drops unknown fields silently.
+    #[arg(long, value_enum, value_name = "MODE", default_value = "Warn", ignore_case = true)]
+    field_validation: FieldValidationArg,
+    /// Decode as the API server reads objects back from storage: malformed metadata fields
+    /// are dropped, a zero generation becomes 1, nothing is reported.
+    #[arg(long, conflicts_with = "field_validation")]
+    storage: bool,
+    /// Print one report per document: {"error", "object", "unknownFields", "warnings"}.
+    #[arg(long)]
+    report: bool,
+    /// Input files, each a stream of JSON values or YAML documents (YAML documents are sent
+    /// as YAML bodies); standard input when none (or `-`).
+    inputs: Vec<PathBuf>,
+}
+
+/// Runs a runner's command line with the process's arguments over `registry`.
+pub fn main(registry: &'static Registry) -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Prune { target, not_root } => transform(registry, transform::Op::Prune { not_root }, &target),
+        Command::Nulls { target } => transform(registry, transform::Op::Nulls, &target),
+        Command::Default { target } => transform(registry, transform::Op::Default, &target),
+        Command::Decode(args) => decode(registry, &args),
+    };
+    commands::exit_code(result)
+}
+
+/// A compiled bare schema by name, or the only one when the registry holds nothing else.
+fn bare(registry: &'static Registry, select: &Select) -> Result<Option<&'static dyn kstruct::Pipeline>, String> {
+    if let Some(name) = &select.schema_name {
+        return match registry.schema(name) {
+            Some(p) => {
+                note_default_pruning(name, p);
+                Ok(Some(p))
+            }
+            None => Err(format!("no compiled schema is named {name:?}")),
+        };
+    }
+    match (registry.crds(), registry.schemas()) {
+        ([], [one]) => Ok(Some(one.pipeline)),
+        ([], []) => Err("nothing was compiled into this runner".into()),
+        ([], _) => Err("this runner holds several schemas: pick one with --schema-name".into()),
+        _ => Ok(None),
+    }
+}
+
+fn selected_crds(registry: &'static Registry, select: &Select) -> Result<Vec<&'static CompiledCrd>, String> {
+    match &select.kind {
+        None => Ok(registry.crds().iter().collect()),
+        Some(k) => registry
+            .find_kind(k)
+            .map(|c| vec![c])
+            .ok_or_else(|| format!("compiled: no CustomResourceDefinition of kind {k}")),
+    }
+}
+
+fn transform(registry: &'static Registry, op: transform::Op, target: &Target) -> Result<Outcome, String> {
+    let schemas = match bare(registry, &target.select)? {
+        Some(p) => Schemas::CompiledBare(p),
+        None => Schemas::crds(
+            Catalog::Compiled(selected_crds(registry, &target.select)?),
+            "compiled".into(),
+            target.select.version.clone(),
+            target.select.kind.clone(),
+        )?,
+    };
+    transform::run_with(op, &schemas, target.report, &target.inputs)
+}
+
+fn decode(registry: &'static Registry, args: &DecodeArgs) -> Result<Outcome, String> {
+    let endpoint = match bare(registry, &args.select)? {
+        Some(p) => decode::Endpoint::CompiledSchema(p),
+        None => decode::Endpoint::compiled(
+            selected_crds(registry, &args.select)?,
+            registry,
+            args.select.version.clone(),
+        )?,
+    };
+    let mode = decode::Mode {
+        field_validation: args.field_validation.into(),
+        storage: args.storage,
+        report: args.report,
+    };
+    decode::run_with(&endpoint, mode, &args.inputs)
+}
