@@ -612,3 +612,46 @@ fn fn_name(walk: Walk, node: NodeId) -> Ident {
 fn const_name(id: usize) -> Ident {
     Ident::new(&format!("DEFAULT_{id}"), Span::call_site())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::Config;
+
+    /// A chain of `levels` objects, each with one property `a`, and a default at the bottom.
+    fn chain(levels: usize) -> kstruct::schema::Structural {
+        let mut v = serde_json::json!({"type": "string", "default": "x"});
+        for _ in 0..levels {
+            v = serde_json::json!({"type": "object", "properties": {"a": v}});
+        }
+        kstruct::schema::convert::from_value(&v).unwrap().unwrap()
+    }
+
+    #[test]
+    fn deep_schemas_check_for_stack_room_every_few_levels() {
+        let code = Config::new().schema("deep", &chain(40)).generate().unwrap();
+        // Heights 16 and 32 of three walks (prune, nulls, default) and the resource-root prune.
+        assert_eq!(code.matches("rt::grow(||").count(), 6, "{code}");
+        let shallow = Config::new().schema("shallow", &chain(15)).generate().unwrap();
+        assert!(!shallow.contains("rt::grow"));
+    }
+
+    #[test]
+    fn leaves_get_no_functions_and_shared_shapes_one() {
+        let schema = kstruct::schema::convert::from_text(
+            "type: object\nproperties:\n  a: {type: object, properties: {x: {type: string}}}\n  b: {type: object, properties: {x: {type: integer}}}\n",
+        )
+        .unwrap()
+        .unwrap();
+        let (code, stats) = Config::new().schema("s", &schema).generate_with_stats().unwrap();
+        // Root and {x}; x is a leaf. Walks: root prune, resource prune, nulls; {x} prune, nulls.
+        assert_eq!(
+            (stats.schema_nodes, stats.distinct_nodes, stats.functions),
+            (5, 3, 5),
+            "{code}"
+        );
+        assert!(
+            code.contains(r#""a" | "b" => {"#) && code.contains("cx.field(k, v, prune_1);"),
+            "{code}"
+        );
+    }
+}
