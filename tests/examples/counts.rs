@@ -10,7 +10,8 @@
 //! Backup with 5,000 list and 5,000 map entries). Implementations: `interpreter`, `compiled`.
 //! Operations: `none` (setup only: subtract it), `clone` (part of `pipeline` and `tracked`), `pipeline` (prune, nulls,
 //! default), `tracked` (prune tracking paths), `decode` (fieldValidation Warn, bytes to object
-//! to bytes), `parse` (kstruct's JSON decode and Go-style print: decode's floor).
+//! to bytes), `parse` (kstruct's JSON decode and Go-style print: decode's floor), `serde`
+//! (serde_json parse and print: the baseline).
 
 use kstruct::{DecodeOptions, Pipeline, PruneOptions};
 use serde_json::{Value, json};
@@ -113,7 +114,7 @@ fn large(compiled: bool) -> Vec<Case> {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let [_, workload, implementation, operation] = &args[..] else {
-        eprintln!("usage: counts corpus|large interpreter|compiled none|clone|pipeline|tracked|decode|parse");
+        eprintln!("usage: counts corpus|large interpreter|compiled none|clone|pipeline|tracked|decode|parse|serde");
         std::process::exit(2);
     };
     let compiled = implementation == "compiled";
@@ -145,6 +146,10 @@ fn main() {
             "decode" => {
                 let d = p.decode(&c.bytes, &DecodeOptions::default()).unwrap();
                 std::hint::black_box(kstruct::schema::go::marshal_json(&d.object));
+            }
+            "serde" => {
+                let v: Value = serde_json::from_slice(&c.bytes).unwrap();
+                std::hint::black_box(serde_json::to_vec(&v).unwrap());
             }
             _ => {
                 let v = kstruct::json::decode(&c.bytes).unwrap().value;
