@@ -127,15 +127,16 @@ pub fn main(registry: &'static Registry) -> ExitCode {
 fn bare(registry: &'static Registry, select: &Select) -> Result<Option<&'static dyn kstruct::Pipeline>, String> {
     if let Some(name) = &select.schema_name {
         return match registry.schema(name) {
-            Some(p) => {
+            Some(Ok(p)) => {
                 note_default_pruning(name, p);
                 Ok(Some(p))
             }
+            Some(Err(why)) => Err(why.to_string()),
             None => Err(format!("no compiled schema is named {name:?}")),
         };
     }
     match (registry.crds(), registry.schemas()) {
-        ([], [one]) => Ok(Some(one.pipeline)),
+        ([], [one]) => one.pipeline.map(Some).map_err(str::to_string),
         ([], []) => Err("nothing was compiled into this runner".into()),
         ([], _) => Err("this runner holds several schemas: pick one with --schema-name".into()),
         _ => Ok(None),

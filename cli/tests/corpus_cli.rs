@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-use kstruct_tests::{announce, json_eq, require_shared};
+use kstruct_tests::{announce, decode_report_matches, json_eq, require_shared};
 use serde_json::Value;
 
 /// Runs `kstruct <args> --report --crd <crd> <inputs>` for each group of corpus lines (grouped
@@ -99,34 +99,7 @@ fn decode(file: &str, mode: &'static str) {
         let args = ["decode", "--field-validation", mode, "--version", &version].map(String::from);
         (v["crd"].as_str().unwrap().to_string(), args.to_vec())
     };
-    let check = move |want: &Value, got: &Value| match (mode, want["strictError"].as_str()) {
-        ("Strict", Some(strict)) => {
-            let input = &want["input"];
-            let version = input["apiVersion"]
-                .as_str()
-                .unwrap_or("")
-                .rsplit('/')
-                .next()
-                .unwrap_or("");
-            let message = format!(
-                "{} in version \"{version}\" cannot be handled as a {}: {strict}",
-                input["kind"].as_str().unwrap_or(""),
-                want["kind"].as_str().unwrap_or("")
-            );
-            got["object"].is_null() && got["error"] == message.as_str()
-        }
-        _ => {
-            let none = Value::Array(Vec::new());
-            let (warnings, unknown) = match mode {
-                "Warn" => (&want["strictErrors"], &want["unknownFields"]),
-                _ => (&none, &none),
-            };
-            got["error"].is_null()
-                && json_eq(&got["object"], &want["object"])
-                && json_eq(&got["warnings"], warnings)
-                && json_eq(&got["unknownFields"], unknown)
-        }
-    };
+    let check = move |want: &Value, got: &Value| decode_report_matches(mode, want, got);
     run(file, &format!("decode --field-validation {mode}"), group_of, check);
 }
 

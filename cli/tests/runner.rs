@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use kstruct::schema::crd::CustomResourceDefinition;
-use kstruct_tests::{CrdCache, announce, json_eq, read_jsonl, require_shared};
+use kstruct_tests::{CrdCache, announce, decode_report_matches, json_eq, read_jsonl, require_shared};
 use serde_json::Value;
 
 fn workspace() -> PathBuf {
@@ -133,7 +133,7 @@ fn crd_runner_reproduces_corpus_decode() {
                 assert_eq!(got.len(), group.len());
                 for (want, got) in group.iter().zip(&got) {
                     total += 1;
-                    if !decode_matches(mode, want, got) {
+                    if !decode_report_matches(mode, want, got) {
                         failures.push(format!("{} ({mode}): got {got}", want["instance"]));
                     }
                 }
@@ -151,37 +151,6 @@ fn crd_runner_reproduces_corpus_decode() {
         failures.len(),
         failures[..failures.len().min(5)].join("\n")
     );
-}
-
-fn decode_matches(mode: &str, want: &Value, got: &Value) -> bool {
-    match (mode, want["strictError"].as_str()) {
-        ("Strict", Some(strict)) => {
-            let input = &want["input"];
-            let version = input["apiVersion"]
-                .as_str()
-                .unwrap_or("")
-                .rsplit('/')
-                .next()
-                .unwrap_or("");
-            let message = format!(
-                "{} in version \"{version}\" cannot be handled as a {}: {strict}",
-                input["kind"].as_str().unwrap_or(""),
-                want["kind"].as_str().unwrap_or("")
-            );
-            got["object"].is_null() && got["error"] == message.as_str()
-        }
-        _ => {
-            let none = Value::Array(Vec::new());
-            let (warnings, unknown) = match mode {
-                "Warn" => (&want["strictErrors"], &want["unknownFields"]),
-                _ => (&none, &none),
-            };
-            got["error"].is_null()
-                && json_eq(&got["object"], &want["object"])
-                && json_eq(&got["warnings"], warnings)
-                && json_eq(&got["unknownFields"], unknown)
-        }
-    }
 }
 
 #[test]

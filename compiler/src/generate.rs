@@ -158,7 +158,10 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
         if schema_names.insert(s.name.clone(), ()).is_some() {
             return Err(Error::Duplicate(format!("schema name {:?} is given twice", s.name)));
         }
-        let root = add_root(&mut graph, s.schema.clone(), prune_defaults);
+        let root = match &s.schema {
+            Ok(schema) => add_root(&mut graph, schema.clone(), prune_defaults),
+            Err(why) => Root::Broken(why.clone()),
+        };
         schemas.push((
             s.name.clone(),
             ident(&schema_scope.unique(names::type_name(&s.name))),
@@ -227,6 +230,7 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
 
     let schema_items: Vec<TokenStream> = schemas
         .iter()
+        .filter(|(_, _, root)| !matches!(root, Root::Broken(_)))
         .map(|(name, type_name, root)| {
             let doc = format!(" The bare schema `{name}`.");
             pipeline_type(&mut emitter, type_name, &doc, root, None, false, quote!(super::__nodes))
@@ -267,8 +271,12 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
             }
         }
     });
-    let schema_entries = schemas.iter().map(|(name, ty, _)| {
-        quote! { rt::CompiledSchema { name: #name, pipeline: &schemas::#ty } }
+    let schema_entries = schemas.iter().map(|(name, ty, root)| {
+        let pipeline = match root {
+            Root::Broken(why) => quote! { Err(#why) },
+            _ => quote! { Ok(&schemas::#ty) },
+        };
+        quote! { rt::CompiledSchema { name: #name, pipeline: #pipeline } }
     });
 
     let (nodes, functions) = emitter.finish();
@@ -281,7 +289,7 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
         const _: () = ::kstruct::compiled::v1::compatible(#major, #minor);
 
         /// Everything this file compiled: its CRDs by group and kind, its bare schemas by name.
-        pub static REGISTRY: ::kstruct::compiled::Registry = {
+        pub static REGISTRY: ::kstruct::compiled::v1::Registry = {
             use ::kstruct::compiled::v1 as rt;
             rt::Registry::new(&[#(#crd_entries),*], &[#(#schema_entries),*])
         };

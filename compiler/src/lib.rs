@@ -132,7 +132,18 @@ impl Config {
     pub fn schema_opt(&mut self, name: &str, schema: Option<&Structural>) -> &mut Config {
         self.inputs.push(source::Input::Schema {
             name: name.into(),
-            schema: schema.cloned().map(Box::new),
+            schema: Ok(schema.cloned().map(Box::new)),
+        });
+        self
+    }
+
+    /// Lists `name` as a bare schema that could not be read, with the reason (for example a
+    /// schema file that does not convert): the registry keeps the name and the reason, so that
+    /// whoever looks it up is told why, and the other schemas still compile.
+    pub fn unusable_schema(&mut self, name: &str, why: &str) -> &mut Config {
+        self.inputs.push(source::Input::Schema {
+            name: name.into(),
+            schema: Err(why.into()),
         });
         self
     }

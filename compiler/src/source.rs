@@ -18,7 +18,7 @@ pub enum Input {
     },
     Schema {
         name: String,
-        schema: Option<Box<Structural>>,
+        schema: Result<Option<Box<Structural>>, String>,
     },
 }
 
@@ -29,11 +29,11 @@ pub struct Crd {
     pub crd: CustomResourceDefinition,
 }
 
-/// A bare schema and its name.
+/// A bare schema and its name (or why it is not usable).
 #[derive(Debug)]
 pub struct Schema {
     pub name: String,
-    pub schema: Option<Structural>,
+    pub schema: Result<Option<Structural>, String>,
 }
 
 /// Everything read.
@@ -71,7 +71,7 @@ pub fn read(inputs: &[Input]) -> Result<Sources, Error> {
             }
             Input::Schema { name, schema } => out.schemas.push(Schema {
                 name: name.clone(),
-                schema: schema.as_deref().cloned(),
+                schema: schema.clone().map(|s| s.map(|s| *s)),
             }),
         }
     }

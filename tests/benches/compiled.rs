@@ -11,7 +11,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use kstruct::{DecodeOptions, FieldValidation, Pipeline, PruneOptions};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// One object with its CRD version's interpreted and compiled pipelines.
 struct Case {
@@ -60,14 +60,7 @@ fn large() -> Vec<Case> {
         .version("v1")
         .unwrap()
         .unwrap();
-    let targets: Vec<Value> = (0..5000)
-        .map(|i| json!({"name": format!("t{i}"), "paths": ["/a", "/b"], "level": i, "compression": null}))
-        .collect();
-    let labels: serde_json::Map<String, Value> = (0..5000).map(|i| (format!("k{i}"), json!(format!("v{i}")))).collect();
-    let value = json!({
-        "apiVersion": "example.com/v1", "kind": "Backup", "metadata": {"name": "big"},
-        "spec": {"schedule": "0 3 * * *", "targets": targets, "extraLabels": labels, "unknown": {"x": 1}},
-    });
+    let value = kstruct_tests::large_backup();
     vec![Case {
         interpreted: Box::new(interpreted.as_ref().clone()),
         compiled: &kstruct_tests::compiled::own::example_com::v1::Backup,

@@ -14,7 +14,7 @@
 //! (serde_json parse and print: the baseline).
 
 use kstruct::{DecodeOptions, Pipeline, PruneOptions};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 struct Case {
     pipeline: Box<dyn Pipeline>,
@@ -96,14 +96,7 @@ fn large(compiled: bool) -> Vec<Case> {
                 .clone(),
         )
     };
-    let targets: Vec<Value> = (0..5000)
-        .map(|i| json!({"name": format!("t{i}"), "paths": ["/a", "/b"], "level": i, "compression": null}))
-        .collect();
-    let labels: serde_json::Map<String, Value> = (0..5000).map(|i| (format!("k{i}"), json!(format!("v{i}")))).collect();
-    let value = json!({
-        "apiVersion": "example.com/v1", "kind": "Backup", "metadata": {"name": "big"},
-        "spec": {"schedule": "0 3 * * *", "targets": targets, "extraLabels": labels, "unknown": {"x": 1}},
-    });
+    let value = kstruct_tests::large_backup();
     vec![Case {
         pipeline,
         bytes: serde_json::to_vec(&value).unwrap(),

@@ -134,6 +134,56 @@ pub fn expect_json(what: &str, got: &Value, want: &Value) -> Result<(), String> 
     }
 }
 
+/// Whether a `kstruct decode --report` line (`got`) says what a corpus-decode line (`want`)
+/// expects under fieldValidation `mode` (`Strict`, `Warn` or `Ignore`): under Strict, a line
+/// with a `strictError` expects the API server's whole message; otherwise the object, and under
+/// Warn the warnings and unknown-field paths.
+pub fn decode_report_matches(mode: &str, want: &Value, got: &Value) -> bool {
+    match (mode, want["strictError"].as_str()) {
+        ("Strict", Some(strict)) => {
+            let input = &want["input"];
+            let version = input["apiVersion"]
+                .as_str()
+                .unwrap_or("")
+                .rsplit('/')
+                .next()
+                .unwrap_or("");
+            let message = format!(
+                "{} in version \"{version}\" cannot be handled as a {}: {strict}",
+                input["kind"].as_str().unwrap_or(""),
+                want["kind"].as_str().unwrap_or("")
+            );
+            got["object"].is_null() && got["error"] == message.as_str()
+        }
+        _ => {
+            let none = Value::Array(Vec::new());
+            let (warnings, unknown) = match mode {
+                "Warn" => (&want["strictErrors"], &want["unknownFields"]),
+                _ => (&none, &none),
+            };
+            got["error"].is_null()
+                && json_eq(&got["object"], &want["object"])
+                && json_eq(&got["warnings"], warnings)
+                && json_eq(&got["unknownFields"], unknown)
+        }
+    }
+}
+
+/// The large object of the benchmarks: one example Backup with 5,000 list entries and 5,000
+/// map entries, unknown fields and nulls to remove and defaults to fill in at every entry.
+pub fn large_backup() -> Value {
+    let targets: Vec<Value> = (0..5000)
+        .map(|i| serde_json::json!({"name": format!("t{i}"), "paths": ["/a", "/b"], "level": i, "compression": null}))
+        .collect();
+    let labels: serde_json::Map<String, Value> = (0..5000)
+        .map(|i| (format!("k{i}"), serde_json::json!(format!("v{i}"))))
+        .collect();
+    serde_json::json!({
+        "apiVersion": "example.com/v1", "kind": "Backup", "metadata": {"name": "big"},
+        "spec": {"schedule": "0 3 * * *", "targets": targets, "extraLabels": labels, "unknown": {"x": 1}},
+    })
+}
+
 /// Loads corpus CRDs once each, and converts each version's schema once.
 #[derive(Default)]
 pub struct CrdCache {

@@ -13,12 +13,19 @@ pub fn run(args: &crate::CompileArgs) -> Result<Outcome, String> {
         config.crd_file(path);
     }
     for path in &args.schema {
-        let (schema, origin) = read_bare_schema(path)?;
         let name = path
             .file_stem()
             .and_then(|s| s.to_str())
-            .ok_or_else(|| format!("{origin}: the file name is not UTF-8"))?;
-        config.schema_opt(name, schema.as_ref());
+            .ok_or_else(|| format!("{}: the file name is not UTF-8", path.display()))?;
+        // A schema that does not read is reported when the runner is asked for it, with the
+        // message `kstruct <command> --schema` gives; the others still compile.
+        match read_bare_schema(path) {
+            Ok((schema, _)) => config.schema_opt(name, schema.as_ref()),
+            Err(e) => {
+                eprintln!("kstruct: warning: {e}");
+                config.unusable_schema(name, &e)
+            }
+        };
     }
     let (code, stats) = config.generate_with_stats().map_err(|e| e.to_string())?;
     for w in &stats.warnings {

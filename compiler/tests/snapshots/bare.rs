@@ -4,14 +4,14 @@
 
 const _: () = ::kstruct::compiled::v1::compatible(0, 1);
 /// Everything this file compiled: its CRDs by group and kind, its bare schemas by name.
-pub static REGISTRY: ::kstruct::compiled::Registry = {
+pub static REGISTRY: ::kstruct::compiled::v1::Registry = {
     use ::kstruct::compiled::v1 as rt;
     rt::Registry::new(
         &[],
         &[
             rt::CompiledSchema {
                 name: "widget-spec",
-                pipeline: &schemas::WidgetSpec,
+                pipeline: Ok(&schemas::WidgetSpec),
             },
         ],
     )

@@ -53,8 +53,9 @@ pub struct CompiledSchema {
     /// The name given to the compiler (for the `kstruct compile --schema FILE` command line,
     /// the file's stem).
     pub name: &'static str,
-    /// Its pipeline, serving every object.
-    pub pipeline: &'static dyn Pipeline,
+    /// Its pipeline, serving every object; or why the schema could not be read (the
+    /// compiler's input named it, but it is not a usable schema).
+    pub pipeline: Result<&'static dyn Pipeline, &'static str>,
 }
 
 impl std::fmt::Debug for CompiledCrd {
@@ -166,8 +167,8 @@ impl Registry {
         self.crds.iter().find(|c| c.kind == kind)
     }
 
-    /// The bare schema compiled under `name`.
-    pub fn schema(&self, name: &str) -> Option<&'static dyn Pipeline> {
+    /// The bare schema compiled under `name` (`Some(Err)` when it could not be read).
+    pub fn schema(&self, name: &str) -> Option<Result<&'static dyn Pipeline, &'static str>> {
         self.schemas
             .binary_search_by(|s| s.name.cmp(name))
             .ok()
