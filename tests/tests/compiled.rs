@@ -72,8 +72,12 @@ fn decoded(r: Result<Decoded, Error>) -> Value {
     }
 }
 
-/// Decoding `body` in every mode through an endpoint.
-fn decode_results<R: Resolve + ?Sized>(endpoint: &R, body: &[u8]) -> Value {
+/// Decoding in every mode: `request` decodes the body with the given options, `storage` reads
+/// it back from storage.
+fn decode_all(
+    request: impl Fn(&DecodeOptions) -> Result<Decoded, Error>,
+    storage: impl Fn() -> Result<Decoded, Error>,
+) -> Value {
     let mut out = serde_json::Map::new();
     for (name, mode) in [
         ("strict", FieldValidation::Strict),
@@ -84,29 +88,24 @@ fn decode_results<R: Resolve + ?Sized>(endpoint: &R, body: &[u8]) -> Value {
             field_validation: mode,
             format: BodyFormat::Auto,
         };
-        out.insert(name.into(), decoded(kstruct::decode::request(endpoint, body, &opts)));
+        out.insert(name.into(), decoded(request(&opts)));
     }
-    out.insert("storage".into(), decoded(kstruct::decode::storage(endpoint, body)));
+    out.insert("storage".into(), decoded(storage()));
     Value::Object(out)
+}
+
+/// Decoding `body` in every mode through an endpoint.
+fn decode_results<R: Resolve + ?Sized>(endpoint: &R, body: &[u8]) -> Value {
+    decode_all(
+        |opts| kstruct::decode::request(endpoint, body, opts),
+        || kstruct::decode::storage(endpoint, body),
+    )
 }
 
 /// Decoding `body` in every mode through one pipeline (as a CRD with that one version, or
 /// for any object).
 fn pipeline_decode_results(p: &dyn Pipeline, body: &[u8]) -> Value {
-    let mut out = serde_json::Map::new();
-    for (name, mode) in [
-        ("strict", FieldValidation::Strict),
-        ("warn", FieldValidation::Warn),
-        ("ignore", FieldValidation::Ignore),
-    ] {
-        let opts = DecodeOptions {
-            field_validation: mode,
-            format: BodyFormat::Auto,
-        };
-        out.insert(name.into(), decoded(p.decode(body, &opts)));
-    }
-    out.insert("storage".into(), decoded(p.decode_storage(body)));
-    Value::Object(out)
+    decode_all(|opts| p.decode(body, opts), || p.decode_storage(body))
 }
 
 /// The first difference between two results, as a path.
