@@ -32,29 +32,8 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
-    /// Remove fields the schema does not specify, as the API server prunes.
-    Prune {
-        #[command(flatten)]
-        target: Target,
-        /// Treat each object as a value below a resource, not as a resource: its apiVersion,
-        /// kind and metadata are pruned like any other field.
-        #[arg(long)]
-        not_root: bool,
-    },
-    /// Remove null fields whose schema is neither nullable nor defaulted.
-    Nulls {
-        #[command(flatten)]
-        target: Target,
-    },
-    /// Apply the schema's defaults (after the API server's serve-time default pruning).
-    Default {
-        #[command(flatten)]
-        target: Target,
-    },
-    /// Decode each document as the API server decodes a request body: strict duplicate and
-    /// unknown field checks (fieldValidation), metadata normalisation, pruning, embedded
-    /// resources, defaulting.
-    Decode(DecodeArgs),
+    #[command(flatten)]
+    Objects(ObjectCommand<FileSchemas, DecodeEndpoint>),
     /// Compile CRDs (or bare schemas) into Rust: a module (`-o FILE`) or a cargo crate whose
     /// binary offers prune, nulls, default and decode over the compiled schemas (`--crate`).
     #[cfg(feature = "compile")]
@@ -87,9 +66,39 @@ struct CompileArgs {
     kstruct_path: Option<PathBuf>,
 }
 
-/// `kstruct decode`'s arguments.
+/// The commands that process objects, shared by `kstruct` (schemas from files: `S` and `D` are
+/// [`FileSchemas`] and [`DecodeEndpoint`]) and the runners of compiled schemas (`runner::Select`
+/// for both), so that both have the same flags, reports and exit codes.
+#[derive(Debug, Subcommand)]
+enum ObjectCommand<S: Args, D: Args> {
+    /// Remove fields the schema does not specify, as the API server prunes.
+    Prune {
+        #[command(flatten)]
+        target: Target<S>,
+        /// Treat each object as a value below a resource, not as a resource: its apiVersion,
+        /// kind and metadata are pruned like any other field.
+        #[arg(long)]
+        not_root: bool,
+    },
+    /// Remove null fields whose schema is neither nullable nor defaulted.
+    Nulls {
+        #[command(flatten)]
+        target: Target<S>,
+    },
+    /// Apply the schema's defaults (after the API server's serve-time default pruning).
+    Default {
+        #[command(flatten)]
+        target: Target<S>,
+    },
+    /// Decode each document as the API server decodes a request body: strict duplicate and
+    /// unknown field checks (fieldValidation), metadata normalisation, pruning, embedded
+    /// resources, defaulting.
+    Decode(DecodeArgs<D>),
+}
+
+/// `kstruct decode`'s endpoint: CRD files or a bare schema file.
 #[derive(Debug, Args)]
-struct DecodeArgs {
+struct DecodeEndpoint {
     /// A file of CRDs (YAML or JSON, multi-document). Objects of a CRD's group and kind are
     /// decoded with the schema of the version their apiVersion names (a version the CRD lacks
     /// has an empty schema); other objects are decoded without a schema.
@@ -110,6 +119,13 @@ struct DecodeArgs {
     /// each object names.
     #[arg(long, value_name = "FILE")]
     schema: Option<PathBuf>,
+}
+
+/// `decode`'s arguments, with `D` saying where the schemas come from.
+#[derive(Debug, Args)]
+struct DecodeArgs<D: Args> {
+    #[command(flatten)]
+    select: D,
     /// The request's fieldValidation: Strict fails on unknown or duplicate fields, Warn
     /// reports them as warnings, Ignore drops unknown fields silently.
     #[arg(long, value_enum, value_name = "MODE", default_value = "Warn", ignore_case = true)]
@@ -126,6 +142,17 @@ struct DecodeArgs {
     inputs: Vec<PathBuf>,
 }
 
+impl<D: Args> DecodeArgs<D> {
+    /// How to decode and print.
+    fn mode(&self) -> commands::decode::Mode {
+        commands::decode::Mode {
+            field_validation: self.field_validation.into(),
+            storage: self.storage,
+            report: self.report,
+        }
+    }
+}
+
 /// `--field-validation` values, spelled as in the API.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum FieldValidationArg {
@@ -137,9 +164,22 @@ enum FieldValidationArg {
     Ignore,
 }
 
-/// Where the schema comes from, and which objects to process.
+/// `prune`, `nulls` and `default`'s arguments, with `S` saying where the schemas come from.
 #[derive(Debug, Args)]
-struct Target {
+struct Target<S: Args> {
+    #[command(flatten)]
+    select: S,
+    /// Print one report per document: {"error", "object", "unknownFields", "warnings"}.
+    #[arg(long)]
+    report: bool,
+    /// Input files, each a stream of JSON values or YAML documents; standard input when none
+    /// (or `-`).
+    inputs: Vec<PathBuf>,
+}
+
+/// `kstruct prune|nulls|default`'s schemas: CRD files or a bare schema file.
+#[derive(Debug, Args)]
+struct FileSchemas {
     /// A file of CRDs (YAML or JSON, multi-document): each object uses the CRD and version its
     /// apiVersion and kind name.
     #[arg(
@@ -158,12 +198,6 @@ struct Target {
     /// A file holding one bare openAPIV3Schema (or `null` for no schema), used for every object.
     #[arg(long, value_name = "FILE")]
     schema: Option<PathBuf>,
-    /// Print one report per document: {"error", "object", "unknownFields", "warnings"}.
-    #[arg(long)]
-    report: bool,
-    /// Input files, each a stream of JSON values or YAML documents; standard input when none
-    /// (or `-`).
-    inputs: Vec<PathBuf>,
 }
 
 /// Runs the `kstruct` command line with the process's arguments.
@@ -171,12 +205,15 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Lint { files } => commands::lint::run(&files),
-        Command::Prune { target, not_root } => {
-            commands::transform::run(commands::transform::Op::Prune { not_root }, &target)
+        Command::Objects(command) => {
+            use commands::transform::{Op, run};
+            match command {
+                ObjectCommand::Prune { target, not_root } => run(Op::Prune { not_root }, &target),
+                ObjectCommand::Nulls { target } => run(Op::Nulls, &target),
+                ObjectCommand::Default { target } => run(Op::Default, &target),
+                ObjectCommand::Decode(args) => commands::decode::run(&args),
+            }
         }
-        Command::Nulls { target } => commands::transform::run(commands::transform::Op::Nulls, &target),
-        Command::Default { target } => commands::transform::run(commands::transform::Op::Default, &target),
-        Command::Decode(args) => commands::decode::run(&args),
         #[cfg(feature = "compile")]
         Command::Compile(args) => commands::compile::run(&args),
     };

@@ -12,15 +12,14 @@
 //! }
 //! ```
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser};
 use kstruct::compiled::{CompiledCrd, Registry};
 
-use crate::FieldValidationArg;
 use crate::commands::{self, Outcome, decode, transform};
 use crate::schemas::{Catalog, Schemas, note_default_pruning};
+use crate::{DecodeArgs, Target};
 
 /// Prune, default and decode manifests with compiled CRD schemas, exactly as the Kubernetes
 /// API server would.
@@ -35,32 +34,9 @@ struct Cli {
     command: Command,
 }
 
-#[derive(Debug, Subcommand)]
-enum Command {
-    /// Remove fields the schema does not specify, as the API server prunes.
-    Prune {
-        #[command(flatten)]
-        target: Target,
-        /// Treat each object as a value below a resource, not as a resource: its apiVersion,
-        /// kind and metadata are pruned like any other field.
-        #[arg(long)]
-        not_root: bool,
-    },
-    /// Remove null fields whose schema is neither nullable nor defaulted.
-    Nulls {
-        #[command(flatten)]
-        target: Target,
-    },
-    /// Apply the schema's defaults (after the API server's serve-time default pruning).
-    Default {
-        #[command(flatten)]
-        target: Target,
-    },
-    /// Decode each document as the API server decodes a request body: strict duplicate and
-    /// unknown field checks (fieldValidation), metadata normalisation, pruning, embedded
-    /// resources, defaulting.
-    Decode(DecodeArgs),
-}
+/// `prune`, `nulls`, `default` and `decode` exactly as `kstruct` has them, with compiled
+/// schemas picked by [`Select`].
+type Command = crate::ObjectCommand<Select, Select>;
 
 /// Which compiled schema processes the objects.
 #[derive(Debug, Args)]
@@ -75,40 +51,6 @@ struct Select {
     /// Use the compiled bare schema compiled from the file with this stem, for every object.
     #[arg(long, value_name = "NAME")]
     schema_name: Option<String>,
-}
-
-/// What `prune`, `nulls` and `default` take.
-#[derive(Debug, Args)]
-struct Target {
-    #[command(flatten)]
-    select: Select,
-    /// Print one report per document: {"error", "object", "unknownFields", "warnings"}.
-    #[arg(long)]
-    report: bool,
-    /// Input files, each a stream of JSON values or YAML documents; standard input when none
-    /// (or `-`).
-    inputs: Vec<PathBuf>,
-}
-
-/// What `decode` takes.
-#[derive(Debug, Args)]
-struct DecodeArgs {
-    #[command(flatten)]
-    select: Select,
-    /// The request's fieldValidation: Strict fails on unknown or duplicate fields, Warn
-    /// reports them as warnings, Ignore drops unknown fields silently.
-    #[arg(long, value_enum, value_name = "MODE", default_value = "Warn", ignore_case = true)]
-    field_validation: FieldValidationArg,
-    /// Decode as the API server reads objects back from storage: malformed metadata fields
-    /// are dropped, a zero generation becomes 1, nothing is reported.
-    #[arg(long, conflicts_with = "field_validation")]
-    storage: bool,
-    /// Print one report per document: {"error", "object", "unknownFields", "warnings"}.
-    #[arg(long)]
-    report: bool,
-    /// Input files, each a stream of JSON values or YAML documents (YAML documents are sent
-    /// as YAML bodies); standard input when none (or `-`).
-    inputs: Vec<PathBuf>,
 }
 
 /// Runs a runner's command line with the process's arguments over `registry`.
@@ -153,7 +95,7 @@ fn selected_crds(registry: &'static Registry, select: &Select) -> Result<Vec<&'s
     }
 }
 
-fn transform(registry: &'static Registry, op: transform::Op, target: &Target) -> Result<Outcome, String> {
+fn transform(registry: &'static Registry, op: transform::Op, target: &Target<Select>) -> Result<Outcome, String> {
     let schemas = match bare(registry, &target.select)? {
         Some(p) => Schemas::CompiledBare(p),
         None => Schemas::crds(
@@ -166,7 +108,7 @@ fn transform(registry: &'static Registry, op: transform::Op, target: &Target) ->
     transform::run_with(op, &schemas, target.report, &target.inputs)
 }
 
-fn decode(registry: &'static Registry, args: &DecodeArgs) -> Result<Outcome, String> {
+fn decode(registry: &'static Registry, args: &DecodeArgs<Select>) -> Result<Outcome, String> {
     let endpoint = match bare(registry, &args.select)? {
         Some(p) => decode::Endpoint::CompiledSchema(p),
         None => decode::Endpoint::compiled(
@@ -175,10 +117,5 @@ fn decode(registry: &'static Registry, args: &DecodeArgs) -> Result<Outcome, Str
             args.select.version.clone(),
         )?,
     };
-    let mode = decode::Mode {
-        field_validation: args.field_validation.into(),
-        storage: args.storage,
-        report: args.report,
-    };
-    decode::run_with(&endpoint, mode, &args.inputs)
+    decode::run_with(&endpoint, args.mode(), &args.inputs)
 }

@@ -98,7 +98,7 @@ impl Catalog {
 
 impl Schemas {
     /// Loads `--schema` or `--crd`. Problems here are usage-level errors.
-    pub fn load(target: &crate::Target) -> Result<Schemas, String> {
+    pub fn load(target: &crate::FileSchemas) -> Result<Schemas, String> {
         if let Some(path) = &target.schema {
             let (schema, origin) = read_bare_schema(path)?;
             let interp = Interpreter::new(schema);

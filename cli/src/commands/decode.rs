@@ -93,7 +93,7 @@ impl Endpoint {
         })
     }
 
-    fn load(args: &crate::DecodeArgs) -> Result<Endpoint, String> {
+    fn load(args: &crate::DecodeEndpoint) -> Result<Endpoint, String> {
         if let Some(path) = &args.schema {
             let (schema, _) = read_bare_schema(path)?;
             return Ok(Endpoint::Schema(Box::new(Interpreter::new(schema))));
@@ -158,14 +158,9 @@ fn only<'a, R: Resolve + ?Sized>(inner: &'a R, version: &'a Option<String>) -> O
 }
 
 /// Decodes every document of every input (`--crd`/`--schema` of `args`).
-pub fn run(args: &crate::DecodeArgs) -> Result<Outcome, String> {
-    let endpoint = Endpoint::load(args)?;
-    let mode = Mode {
-        field_validation: args.field_validation.into(),
-        storage: args.storage,
-        report: args.report,
-    };
-    run_with(&endpoint, mode, &args.inputs)
+pub fn run(args: &crate::DecodeArgs<crate::DecodeEndpoint>) -> Result<Outcome, String> {
+    let endpoint = Endpoint::load(&args.select)?;
+    run_with(&endpoint, args.mode(), &args.inputs)
 }
 
 /// How to decode and print.

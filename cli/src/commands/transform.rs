@@ -19,8 +19,8 @@ pub enum Op {
 }
 
 /// Processes every document of every input (`--crd`/`--schema` of `target`).
-pub fn run(op: Op, target: &crate::Target) -> Result<Outcome, String> {
-    let schemas = Schemas::load(target)?;
+pub fn run(op: Op, target: &crate::Target<crate::FileSchemas>) -> Result<Outcome, String> {
+    let schemas = Schemas::load(&target.select)?;
     run_with(op, &schemas, target.report, &target.inputs)
 }
 
