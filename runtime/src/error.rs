@@ -32,4 +32,13 @@ pub enum Error {
     /// The API server would reject the body (see [`Rejection`](crate::decode::Rejection)).
     #[error("{}", .0.message)]
     Rejected(crate::decode::Rejection),
+    /// A Rust type's schema cannot be generated as asked (see
+    /// [`try_schema_for`](crate::try_schema_for)).
+    #[error("the schema of {type_name} cannot be generated:{}", problems.iter().map(|p| format!("\n  - {p}")).collect::<String>())]
+    TypeSchema {
+        /// The type whose schema was asked for.
+        type_name: String,
+        /// Every problem found, in the order of the type's fields.
+        problems: Vec<crate::rust_schema::Problem>,
+    },
 }

@@ -49,6 +49,7 @@ pub mod json;
 pub mod objectmeta;
 mod pipeline;
 mod registry;
+mod rust_schema;
 
 pub use decode::{BodyFormat, DecodeOptions, Decoded, FieldValidation, Rejection};
 pub use error::Error;
@@ -56,6 +57,15 @@ pub use interpreter::Interpreter;
 pub use kstruct_schema as schema;
 pub use pipeline::{GroupVersionKind, Pipeline, PruneOptions, PruneReport};
 pub use registry::{RegisteredCrd, Registry, parse_group_version};
+#[doc(hidden)]
+pub use rust_schema::__private;
+pub use rust_schema::{
+    ArraySchema, CustomResourceSchema, Generator, MapKey, Problem, Shape, schema_for, try_schema_for,
+};
+
+/// `#[derive(CustomResourceSchema)]`: see the crate's README and the derive's documentation.
+#[cfg(feature = "derive")]
+pub use kstruct_derive::CustomResourceSchema;
 
 /// The README's example runs as a doctest, so it cannot rot.
 #[cfg(doctest)]

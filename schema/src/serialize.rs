@@ -196,9 +196,18 @@ fn put_i64(m: &mut Map<String, Value>, k: &str, v: Option<i64>) {
     }
 }
 
+/// Integral bounds are written as integers (`minimum: 0`, not `0.0`): Go prints a float64 1
+/// as `1`, and so the value reads as the reference's JSON does.
 fn put_f64(m: &mut Map<String, Value>, k: &str, v: Option<f64>) {
-    if let Some(f) = v.and_then(Number::from_f64) {
-        m.insert(k.into(), Value::Number(f));
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    let Some(f) = v else { return };
+    let n = if f.fract() == 0.0 && f.abs() < EXACT && !(f == 0.0 && f.is_sign_negative()) {
+        Some(Number::from(f as i64))
+    } else {
+        Number::from_f64(f)
+    };
+    if let Some(n) = n {
+        m.insert(k.into(), Value::Number(n));
     }
 }
 
@@ -239,5 +248,15 @@ mod tests {
         let s = from_value(&v).unwrap().unwrap();
         assert_eq!(to_value(&s), v);
         assert_eq!(from_value(&to_value(&s)).unwrap().unwrap(), s);
+    }
+
+    #[test]
+    fn integral_bounds_are_integers() {
+        let v = json!({"type": "integer", "minimum": 0.0, "maximum": 255.0, "multipleOf": 2.5});
+        let s = from_value(&v).unwrap().unwrap();
+        assert_eq!(
+            to_value(&s),
+            json!({"type": "integer", "minimum": 0, "maximum": 255, "multipleOf": 2.5})
+        );
     }
 }

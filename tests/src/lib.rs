@@ -2,6 +2,9 @@
 //! JSON lines, comparing JSON values the way the conformance data asks (numbers by value), and
 //! counting results per suite.
 
+pub mod derive_contract;
+pub mod value_validation;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -1,0 +1,231 @@
+//! Enums, in each of serde's representations.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use serde_derive_internals::ast::{Style, Variant as SerdeVariant};
+use serde_derive_internals::attr::TagType;
+
+use super::Gen;
+use super::fields::{Expansion, FieldPlace};
+use super::node::{self, Extra};
+use crate::internals::ast;
+
+impl Gen<'_> {
+    pub(crate) fn expand_enum(&mut self, variants: &[SerdeVariant<'_>]) -> Expansion {
+        let k = self.k.clone();
+        let p = self.p.clone();
+        let tag = self.cont.serde.attrs.tag();
+        let live: Vec<(&SerdeVariant<'_>, &ast::Variant)> = variants
+            .iter()
+            .zip(&self.cont.variants)
+            .filter(|(v, _)| !v.attrs.skip_serializing())
+            .collect();
+        let is_untagged = |v: &SerdeVariant<'_>| matches!(tag, TagType::None) || v.attrs.untagged();
+        let tagged: Vec<_> = live.iter().filter(|(v, _)| !is_untagged(v)).copied().collect();
+        let untagged: Vec<_> = live.iter().filter(|(v, _)| is_untagged(v)).copied().collect();
+
+        let mut statements = TokenStream::new();
+        let mut shape: Option<TokenStream> = None;
+        if !tagged.is_empty() {
+            let (s, schema) = match tag {
+                TagType::Internal { tag } => self.internal(tag, &tagged),
+                TagType::Adjacent { tag, content } => self.adjacent(tag, content, &tagged),
+                _ => self.external(&tagged),
+            };
+            shape = Some(s);
+            if untagged.is_empty() {
+                return (shape.expect("shape"), None, schema, None);
+            }
+            statements.extend(quote!(let tagged = { #schema };));
+        }
+
+        let mut branches = Vec::new();
+        if !tagged.is_empty() {
+            branches.push(quote!(::core::option::Option::Some(tagged)));
+        }
+        for (v, x) in &untagged {
+            let name = v.attrs.name().serialize_name().value.clone();
+            if matches!(v.style, Style::Unit) {
+                branches.push(quote!(::core::option::Option::None));
+                continue;
+            }
+            let (variant_shape, content) = self.value_of(v, x);
+            shape = Some(match shape {
+                None => variant_shape,
+                Some(s) => quote!(#s.union(#variant_shape)),
+            });
+            branches.push(quote!(::core::option::Option::Some(generator.at(#name, |generator| { #content }))));
+        }
+        let body = quote! {
+            #statements
+            let branches = ::std::vec![#(#branches),*];
+            #p::untagged(generator, branches)
+        };
+        (shape.unwrap_or_else(|| quote!(#k::Shape::Unknown)), None, body, None)
+    }
+
+    /// Externally tagged (serde's default).
+    fn external(&mut self, variants: &[(&SerdeVariant<'_>, &ast::Variant)]) -> (TokenStream, TokenStream) {
+        let k = self.k.clone();
+        let p = self.p.clone();
+        let units: Vec<String> = variants
+            .iter()
+            .filter(|(v, _)| matches!(v.style, Style::Unit))
+            .map(|(v, _)| v.attrs.name().serialize_name().value.clone())
+            .collect();
+        if units.len() == variants.len() {
+            return (quote!(#k::Shape::String), quote!(#p::unit_enum(&[#(#units),*])));
+        }
+        let mut statements = TokenStream::new();
+        for (v, x) in variants {
+            let name = v.attrs.name().serialize_name().value.clone();
+            if matches!(v.style, Style::Unit) {
+                statements.extend(quote!(e.unit(#name);));
+                continue;
+            }
+            let (_, content) = self.value_of(v, x);
+            // The variant's own attributes and doc describe its value.
+            let extra = Extra {
+                docs: &x.docs,
+                value_type: None,
+                serde_default: None,
+                immutable: false,
+                serialize_with: None,
+            };
+            let code = node::node_code(&p, &k, &x.attrs.node, &extra, "");
+            if !code.lets.is_empty() {
+                self.serializes = true;
+            }
+            let (lets, calls) = (code.lets, code.calls);
+            let content = if calls.is_empty() {
+                content
+            } else {
+                quote! {
+                    let mut schema = { #content };
+                    #lets
+                    #p::Node::new(generator, &mut schema) #calls;
+                    schema
+                }
+            };
+            statements.extend(quote!(e.variant(generator, #name, |generator| { #content });));
+        }
+        let shape = if units.is_empty() {
+            quote!(#k::Shape::Object)
+        } else {
+            quote!(#k::Shape::Mixed)
+        };
+        let body = quote! {
+            let mut e = #p::ExternalEnum::new();
+            #statements
+            e.finish()
+        };
+        (shape, body)
+    }
+
+    /// Internally tagged: `#[serde(tag = "...")]`.
+    fn internal(&mut self, tag: &str, variants: &[(&SerdeVariant<'_>, &ast::Variant)]) -> (TokenStream, TokenStream) {
+        let k = self.k.clone();
+        let p = self.p.clone();
+        let mut statements = TokenStream::new();
+        for (v, x) in variants {
+            let name = v.attrs.name().serialize_name().value.clone();
+            match v.style {
+                Style::Unit => statements.extend(quote!(e.unit(#name);)),
+                Style::Newtype => {
+                    let f = &v.fields[0];
+                    let ty = f.ty;
+                    let ty = quote!(#ty);
+                    let shape = self.shape_of(&ty);
+                    self.assert_shape(
+                        v.original.ident.span(),
+                        &shape,
+                        "admits_flatten",
+                        format!(
+                            "variant `{}` of the internally tagged `{}`: serde writes the tag beside the fields of the value, so the value must be a struct or a map",
+                            v.ident,
+                            self.name()
+                        ),
+                    );
+                    let (_, content) = self.value_of(v, x);
+                    statements.extend(quote!(e.variant(generator, #name, |generator| { #content });));
+                }
+                _ => {
+                    let (_, content) = self.value_of(v, x);
+                    statements.extend(quote!(e.variant(generator, #name, |generator| { #content });));
+                }
+            }
+        }
+        let body = quote! {
+            let mut e = #p::InternalEnum::new(#tag);
+            #statements
+            e.finish(generator)
+        };
+        (quote!(#k::Shape::Object), body)
+    }
+
+    /// Adjacently tagged: `#[serde(tag = "...", content = "...")]`.
+    fn adjacent(
+        &mut self,
+        tag: &str,
+        content_key: &str,
+        variants: &[(&SerdeVariant<'_>, &ast::Variant)],
+    ) -> (TokenStream, TokenStream) {
+        let k = self.k.clone();
+        let p = self.p.clone();
+        let mut statements = TokenStream::new();
+        for (v, x) in variants {
+            let name = v.attrs.name().serialize_name().value.clone();
+            if matches!(v.style, Style::Unit) {
+                statements.extend(quote!(e.unit(#name);));
+                continue;
+            }
+            let (_, content) = self.value_of(v, x);
+            statements.extend(quote!(e.variant(generator, #name, |generator| { #content });));
+        }
+        let body = quote! {
+            let mut e = #p::AdjacentEnum::new(#tag, #content_key);
+            #statements
+            e.finish(generator)
+        };
+        (quote!(#k::Shape::Object), body)
+    }
+
+    /// The value serde writes for a data variant (after the tag, if any): the shape and the
+    /// code of its schema.
+    fn value_of(&mut self, v: &SerdeVariant<'_>, x: &ast::Variant) -> (TokenStream, TokenStream) {
+        let k = self.k.clone();
+        let p = self.p.clone();
+        let owner = format!("variant `{}` of `{}`", v.ident, self.name());
+        match v.style {
+            Style::Newtype => {
+                let subject = format!("the value of {owner}");
+                let (ty, code) = self.value_schema(&v.fields[0], &x.fields[0], &subject, true);
+                let shape = match ty {
+                    Some(ty) => self.shape_of(&ty),
+                    None => quote!(#k::Shape::Unknown),
+                };
+                (shape, code)
+            }
+            Style::Tuple => (quote!(#k::Shape::Array), self.tuple_body(&v.fields, &x.fields, &owner)),
+            Style::Struct => {
+                let mut uses = false;
+                let mut statements = TokenStream::new();
+                for (f, fx) in v.fields.iter().zip(&x.fields) {
+                    let mut place = FieldPlace {
+                        subject: format!("field `{}` of {owner}", super::fields::member_name(f)),
+                        container_default: false,
+                        uses_container_default: &mut uses,
+                    };
+                    statements.extend(self.property(f, fx, &mut place));
+                }
+                let body = quote! {
+                    let mut object = #p::Object::new();
+                    #statements
+                    object.finish()
+                };
+                (quote!(#k::Shape::Object), body)
+            }
+            Style::Unit => (quote!(#k::Shape::Unknown), quote!(::core::unreachable!())),
+        }
+    }
+}

@@ -1,0 +1,315 @@
+//! Code generation: the `CustomResourceSchema` impl, and the compile-time checks that depend
+//! on the fields' types (as `const` assertions on their [`Shape`](kstruct::Shape)s).
+
+mod enums;
+mod fields;
+mod node;
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
+use serde_derive_internals::Ctxt;
+use serde_derive_internals::ast::{Data, Style};
+
+use crate::internals::{ast, attr, check};
+
+/// Expands the derive for `input`: the impl, or the errors and a stub impl (so that code
+/// using the type does not drown the real errors in consequences).
+pub fn derive(input: &syn::DeriveInput) -> TokenStream {
+    let cx = Ctxt::new();
+    let Some(cont) = ast::Container::from_ast(&cx, input) else {
+        let errors = cx.check().err().map(|e| e.to_compile_error()).unwrap_or_default();
+        return errors;
+    };
+    check::check(&cx, &cont);
+    let k = match &cont.attrs.crate_path {
+        Some(path) => quote!(#path),
+        None => quote!(::kstruct),
+    };
+    let mut g = Gen::new(&cont, k.clone());
+    let expanded = g.expand();
+    for e in g.errors {
+        cx.syn_error(e);
+    }
+    match cx.check() {
+        Ok(()) => expanded,
+        Err(e) => {
+            let errors = e.to_compile_error();
+            let fallback = fallback(input, &k);
+            quote!(#errors #fallback)
+        }
+    }
+}
+
+/// A stub impl, for when the derive reports errors.
+fn fallback(input: &syn::DeriveInput, k: &TokenStream) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    quote! {
+        impl #impl_generics #k::CustomResourceSchema for #ident #ty_generics #where_clause {
+            fn schema(_: &mut #k::Generator) -> #k::schema::Structural {
+                ::core::unreachable!()
+            }
+        }
+    }
+}
+
+/// What the expansion of one container needs.
+pub(crate) struct Gen<'a> {
+    cont: &'a ast::Container<'a>,
+    /// The path to the `kstruct` crate.
+    k: TokenStream,
+    /// The path to its `__private` module.
+    p: TokenStream,
+    /// The container has type parameters: checks go inside `schema()` (evaluated when it is
+    /// instantiated) instead of in a `const` item (evaluated by `cargo check` too).
+    generic: bool,
+    /// `const` assertions on the fields' shapes.
+    checks: Vec<TokenStream>,
+    /// Some value is serialized (a default, an enum value, an example): type parameters need
+    /// `Serialize`.
+    serializes: bool,
+    /// Errors found while generating.
+    errors: Vec<syn::Error>,
+}
+
+impl<'a> Gen<'a> {
+    fn new(cont: &'a ast::Container<'a>, k: TokenStream) -> Gen<'a> {
+        let generic =
+            cont.serde.generics.type_params().next().is_some() || cont.serde.generics.const_params().next().is_some();
+        Gen {
+            cont,
+            p: quote!(#k::__private),
+            k,
+            generic,
+            checks: Vec::new(),
+            serializes: false,
+            errors: Vec::new(),
+        }
+    }
+
+    /// The container's type name, for messages.
+    fn name(&self) -> String {
+        self.cont.serde.ident.to_string()
+    }
+
+    /// `Self` inside impls; in a `const` item (non-generic containers), the type itself.
+    fn self_ty(&self) -> TokenStream {
+        if self.generic {
+            quote!(Self)
+        } else {
+            let ident = &self.cont.serde.ident;
+            quote!(#ident)
+        }
+    }
+
+    fn shape_of(&self, ty: &TokenStream) -> TokenStream {
+        let k = &self.k;
+        quote!(<#ty as #k::CustomResourceSchema>::SHAPE)
+    }
+
+    /// Adds `assert!(<shape>.<method>(), message)` at `span`.
+    fn assert_shape(&mut self, span: Span, shape: &TokenStream, method: &str, message: String) {
+        let m = syn::Ident::new(method, span);
+        self.checks
+            .push(quote_spanned!(span=> ::core::assert!(#shape.#m(), #message);));
+    }
+
+    /// The shape checks of a node's attributes; `ty` is the Rust type whose schema the node
+    /// describes (`None` when unknown: `schema_with`).
+    fn check_node_shapes(&mut self, node: &attr::Node, ty: Option<TokenStream>, subject: &str) {
+        let Some(ty) = ty else { return };
+        let k = self.k.clone();
+        let shape = if node.type_.is_some() {
+            return;
+        } else if node.int_or_string.is_some() {
+            let s = self.shape_of(&ty);
+            if let Some(span) = node.int_or_string {
+                self.assert_shape(
+                    span,
+                    &s,
+                    "admits_int_or_string",
+                    format!(
+                        "`int_or_string` needs a value serde writes as an integer or a string (or a `serde_json::Value`), and {subject} is not one"
+                    ),
+                );
+            }
+            quote!(#k::Shape::IntOrString)
+        } else {
+            self.shape_of(&ty)
+        };
+        type Group<'n> = (Vec<(&'n str, Span)>, &'n str, &'n str);
+        let groups: [Group<'_>; 4] = [
+            (node.number_attrs(), "admits_number_bounds", "numbers"),
+            (node.string_attrs(), "admits_string_validations", "strings"),
+            (node.array_attrs(), "admits_array_validations", "arrays"),
+            (node.object_attrs(), "admits_object_validations", "objects"),
+        ];
+        for (attrs, method, what) in groups {
+            for (name, span) in attrs {
+                self.assert_shape(
+                    span,
+                    &shape,
+                    method,
+                    format!("`{name}` applies to {what}, and serde does not write {subject} as one of those"),
+                );
+            }
+        }
+        if let Some(span) = node.embedded_resource {
+            self.assert_shape(
+                span,
+                &shape,
+                "admits_embedded_resource",
+                format!("`embedded_resource` needs an object (a struct, a map or a `serde_json::Value`), and {subject} is not one"),
+            );
+        }
+        if let Some(items) = &node.items {
+            let items_ty = quote_spanned!(items.span=> <#ty as #k::ArraySchema>::Items);
+            let subject = format!("the items of {subject}");
+            self.check_node_shapes(&items.value, Some(items_ty), &subject);
+        }
+    }
+
+    fn expand(&mut self) -> TokenStream {
+        let cont = self.cont;
+        let k = self.k.clone();
+        let ident = &cont.serde.ident;
+
+        let (shape, optional, body, present_body) = match &cont.serde.data {
+            _ if cont.serde.attrs.type_into().is_some() => {
+                let into = cont.serde.attrs.type_into().expect("into");
+                let into = quote!(#into);
+                let shape = self.shape_of(&into);
+                (shape, None, quote!(generator.subschema_for::<#into>()), None)
+            }
+            Data::Struct(style, fields) => self.expand_struct(*style, fields),
+            Data::Enum(variants) => self.expand_enum(variants),
+        };
+
+        // The container's own attributes, on its schema.
+        let container_shape = match (&cont.attrs.node.type_, cont.attrs.node.int_or_string) {
+            (Some(_), _) => quote!(#k::Shape::Unknown),
+            (None, Some(_)) => quote!(#k::Shape::IntOrString),
+            _ => shape.clone(),
+        };
+        let self_ty = self.self_ty();
+        let subject = format!("`{}`", self.name());
+        self.check_node_shapes(&cont.attrs.node, Some(self_ty), &subject);
+        let extra = node::Extra {
+            docs: &cont.docs,
+            value_type: Some(quote!(Self)),
+            serde_default: None,
+            immutable: false,
+            serialize_with: None,
+        };
+        let own = node::node_code(&self.p, &k, &cont.attrs.node, &extra, "");
+        if !own.lets.is_empty() || cont.attrs.node.default.is_some() || cont.attrs.node.enum_.is_some() {
+            self.serializes = true;
+        }
+        let finish = |body: TokenStream, p: &TokenStream| {
+            let lets = &own.lets;
+            let calls = &own.calls;
+            if calls.is_empty() {
+                quote!(#body)
+            } else {
+                quote! {
+                    let mut schema = { #body };
+                    #lets
+                    #p::Node::new(generator, &mut schema) #calls;
+                    schema
+                }
+            }
+        };
+        let p = self.p.clone();
+        let body = finish(body, &p);
+        let present = present_body.map(|b| finish(b, &p));
+
+        let inline_checks = if self.generic && !self.checks.is_empty() {
+            let checks = &self.checks;
+            quote!(const { #(#checks)* };)
+        } else {
+            TokenStream::new()
+        };
+        let const_checks = if !self.generic && !self.checks.is_empty() {
+            let checks = &self.checks;
+            quote!(const _: () = { #(#checks)* };)
+        } else {
+            TokenStream::new()
+        };
+
+        let generics = self.bounded_generics();
+        let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+        let optional = optional.map(|o| quote!(const OPTIONAL: bool = #o;));
+        let present = present.map(|b| {
+            quote! {
+                fn schema_when_present(generator: &mut #k::Generator) -> #k::schema::Structural {
+                    #inline_checks
+                    #b
+                }
+            }
+        });
+        let map_key = self.map_key_impl(&generics);
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #k::CustomResourceSchema for #ident #ty_generics #where_clause {
+                const SHAPE: #k::Shape = #container_shape;
+                #optional
+                fn schema(generator: &mut #k::Generator) -> #k::schema::Structural {
+                    #inline_checks
+                    #body
+                }
+                #present
+            }
+            #map_key
+            #const_checks
+        }
+    }
+
+    /// The container's generics, each type parameter bounded by `CustomResourceSchema` (and
+    /// `Serialize` when values are serialized).
+    fn bounded_generics(&self) -> syn::Generics {
+        let mut generics = self.cont.serde.generics.clone();
+        let k = &self.k;
+        let p = &self.p;
+        let params: Vec<syn::Ident> = generics.type_params().map(|t| t.ident.clone()).collect();
+        if params.is_empty() {
+            return generics;
+        }
+        let where_clause = generics.make_where_clause();
+        for t in params {
+            where_clause
+                .predicates
+                .push(syn::parse_quote!(#t: #k::CustomResourceSchema));
+            if self.serializes {
+                where_clause
+                    .predicates
+                    .push(syn::parse_quote!(#t: #p::serde::Serialize));
+            }
+        }
+        generics
+    }
+
+    /// `impl MapKey` for enums serde writes as strings (unit-only, externally tagged).
+    fn map_key_impl(&self, generics: &syn::Generics) -> TokenStream {
+        let Data::Enum(variants) = &self.cont.serde.data else {
+            return TokenStream::new();
+        };
+        let external = matches!(
+            self.cont.serde.attrs.tag(),
+            serde_derive_internals::attr::TagType::External
+        );
+        let unit_only = variants
+            .iter()
+            .filter(|v| !v.attrs.skip_serializing())
+            .all(|v| matches!(v.style, Style::Unit) && !v.attrs.untagged());
+        if !external || !unit_only || self.cont.serde.attrs.type_into().is_some() {
+            return TokenStream::new();
+        }
+        let k = &self.k;
+        let ident = &self.cont.serde.ident;
+        let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #k::MapKey for #ident #ty_generics #where_clause {}
+        }
+    }
+}
