@@ -58,7 +58,7 @@ impl Gen<'_> {
         }
         let body = quote! {
             #statements
-            let branches = ::std::vec![#(#branches),*];
+            let branches = [#(#branches),*];
             #p::untagged(generator, branches)
         };
         (shape.unwrap_or_else(|| quote!(#k::Shape::Unknown)), None, body, None)

@@ -113,7 +113,7 @@ impl Gen<'_> {
             items.push(quote!(generator.at(#seg, |generator| { #schema })));
         }
         quote! {
-            let items = ::std::vec![#(#items),*];
+            let items = [#(#items),*];
             #p::tuple(generator, items)
         }
     }
@@ -152,6 +152,9 @@ impl Gen<'_> {
         };
         if full {
             self.check_node_shapes(&a.node, schema_ty.clone(), subject);
+            if let Some(ty) = &schema_ty {
+                self.contains(ty, &a.node, syn::spanned::Spanned::span(field_ty));
+            }
         }
         let extra = Extra {
             docs: &x.docs,
@@ -206,6 +209,7 @@ impl Gen<'_> {
 
         if f.attrs.flatten() {
             let ty = quote!(#field_ty);
+            self.contains(&ty, &a.node, syn::spanned::Spanned::span(field_ty));
             let shape = self.shape_of(&ty);
             self.assert_shape(
                 f.original
@@ -227,6 +231,9 @@ impl Gen<'_> {
         }
 
         self.check_node_shapes(&a.node, schema_ty.clone(), &place.subject);
+        if let Some(ty) = &schema_ty {
+            self.contains(ty, &a.node, syn::spanned::Spanned::span(field_ty));
+        }
 
         // serde's default, serialized as serde would write it.
         let serde_default = if f.attrs.skip_serializing_if().is_some() || f.attrs.skip_deserializing() {
@@ -326,13 +333,20 @@ impl Gen<'_> {
         } else {
             TokenStream::new()
         };
+        let closure = if lets.is_empty() && node_statement.is_empty() {
+            quote!(|generator| #schema)
+        } else {
+            quote! {
+                |generator| {
+                    #lets
+                    let #mutability schema = #schema;
+                    #node_statement
+                    schema
+                }
+            }
+        };
         quote! {
-            object.property(generator, #name, #required, |generator| {
-                #lets
-                let #mutability schema = #schema;
-                #node_statement
-                schema
-            });
+            object.property(generator, #name, #required, #closure);
             #once_set
         }
     }

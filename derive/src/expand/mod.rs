@@ -4,6 +4,8 @@
 mod enums;
 mod fields;
 mod node;
+#[cfg(test)]
+mod tests;
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
@@ -70,6 +72,8 @@ pub(crate) struct Gen<'a> {
     serializes: bool,
     /// Errors found while generating.
     errors: Vec<syn::Error>,
+    /// The types whose schemas make up this one's (for the recursion check).
+    depth_terms: Vec<TokenStream>,
 }
 
 impl<'a> Gen<'a> {
@@ -84,6 +88,7 @@ impl<'a> Gen<'a> {
             checks: Vec::new(),
             serializes: false,
             errors: Vec::new(),
+            depth_terms: Vec::new(),
         }
     }
 
@@ -105,6 +110,17 @@ impl<'a> Gen<'a> {
     fn shape_of(&self, ty: &TokenStream) -> TokenStream {
         let k = &self.k;
         quote!(<#ty as #k::CustomResourceSchema>::SHAPE)
+    }
+
+    /// Records that this type's schema contains `ty`'s (unless the field keeps its value as
+    /// free-form JSON), for the compile-time recursion check.
+    fn contains(&mut self, ty: &TokenStream, node: &attr::Node, span: Span) {
+        if node.preserve_unknown_fields.is_some() {
+            return;
+        }
+        let k = &self.k;
+        self.depth_terms
+            .push(quote_spanned!(span=> <#ty as #k::CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS));
     }
 
     /// Adds `assert!(<shape>.<method>(), message)` at `span`.
@@ -177,7 +193,9 @@ impl<'a> Gen<'a> {
         let (shape, optional, body, present_body) = match &cont.serde.data {
             _ if cont.serde.attrs.type_into().is_some() => {
                 let into = cont.serde.attrs.type_into().expect("into");
+                let span = syn::spanned::Spanned::span(into);
                 let into = quote!(#into);
+                self.contains(&into, &attr::Node::default(), span);
                 let shape = self.shape_of(&into);
                 (shape, None, quote!(generator.subschema_for::<#into>()), None)
             }
@@ -223,17 +241,25 @@ impl<'a> Gen<'a> {
         let body = finish(body, &p);
         let present = present_body.map(|b| finish(b, &p));
 
-        let inline_checks = if self.generic && !self.checks.is_empty() {
-            let checks = &self.checks;
-            quote!(const { #(#checks)* };)
+        // Evaluating the depth makes the compiler follow the chain of types: a cycle is an
+        // error naming them.
+        let terms = &self.depth_terms;
+        let depth = quote!(1 + #p::deepest([#(#terms),*]));
+        let self_ty = self.self_ty();
+        let k = self.k.clone();
+        self.checks
+            .push(quote!(let _ = <#self_ty as #k::CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;));
+        // One `const` per check, so that every failing check is reported.
+        let checks = &self.checks;
+        let inline_checks = if self.generic {
+            quote!(#(const { #checks };)*)
         } else {
             TokenStream::new()
         };
-        let const_checks = if !self.generic && !self.checks.is_empty() {
-            let checks = &self.checks;
-            quote!(const _: () = { #(#checks)* };)
-        } else {
+        let const_checks = if self.generic {
             TokenStream::new()
+        } else {
+            quote!(#(const _: () = { #checks };)*)
         };
 
         let generics = self.bounded_generics();
@@ -253,6 +279,8 @@ impl<'a> Gen<'a> {
             impl #impl_generics #k::CustomResourceSchema for #ident #ty_generics #where_clause {
                 const SHAPE: #k::Shape = #container_shape;
                 #optional
+                #[doc(hidden)]
+                const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = #depth;
                 fn schema(generator: &mut #k::Generator) -> #k::schema::Structural {
                     #inline_checks
                     #body

@@ -112,7 +112,7 @@ pub fn node_code(p: &TokenStream, k: &TokenStream, node: &attr::Node, extra: &Ex
             .value
             .iter()
             .map(|e| quote!(#p::to_json(generator, "enum value", &(#e))));
-        lets.extend(quote_spanned!(values.span=> let #name = ::std::vec![#(#exprs),*];));
+        lets.extend(quote_spanned!(values.span=> let #name = [#(#exprs),*];));
         calls.extend(quote!(.enum_values(#name)));
     }
     if let Some(items) = &node.items {

@@ -28,7 +28,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
                 );
             }
             for (f, x) in fields.iter().zip(&cont.fields) {
-                check_field(cx, cont, f, x, true);
+                check_field(cx, cont, f, x, matches!(style, Style::Struct));
             }
         }
         Data::Enum(variants) => {

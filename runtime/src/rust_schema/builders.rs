@@ -15,6 +15,20 @@ use serde_json::Value;
 use super::merge::{self, make_nullable};
 use super::{CustomResourceSchema, Generator};
 
+/// The largest of `depths` (for the recursion check, see
+/// [`CustomResourceSchema::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS`]).
+pub const fn deepest<const N: usize>(depths: [usize; N]) -> usize {
+    let mut max = 0;
+    let mut i = 0;
+    while i < depths.len() {
+        if depths[i] > max {
+            max = depths[i];
+        }
+        i += 1;
+    }
+    max
+}
+
 /// The schema of a struct field: the present-value schema of `T`, or, when a `null` written
 /// for the field must be kept (it has a default, or it is required), the full schema.
 pub fn field_schema<T: CustomResourceSchema + ?Sized>(generator: &mut Generator, keep_null: bool) -> Structural {
@@ -539,11 +553,11 @@ fn tagged_union(
 /// The schema of a tuple, tuple struct or tuple variant, from its elements' schemas: serde
 /// writes `[a, b, ...]`, so an array of exactly that many items whose schema is the union of
 /// the elements' (the elements' own schema when they are all of one type).
-pub fn tuple(generator: &mut Generator, items: Vec<Structural>) -> Structural {
-    let n = items.len() as i64;
+pub fn tuple(generator: &mut Generator, items: impl IntoIterator<Item = Structural>) -> Structural {
+    let branches: Vec<Option<Structural>> = items.into_iter().map(Some).collect();
+    let n = branches.len() as i64;
     let mut s = Structural::default();
     s.generic.type_ = "array".into();
-    let branches = items.into_iter().map(Some).collect();
     let item = generator.at("[]", |g| merge::union(g, branches));
     s.items = Some(Box::new(item));
     s.value_validation.min_items = Some(n);
@@ -553,8 +567,8 @@ pub fn tuple(generator: &mut Generator, items: Vec<Structural>) -> Structural {
 
 /// An untagged enum (or the untagged variants of a tagged one): the union of what the
 /// variants write; `None` for a unit variant, which serde writes as `null`.
-pub fn untagged(generator: &mut Generator, variants: Vec<Option<Structural>>) -> Structural {
-    merge::union(generator, variants)
+pub fn untagged(generator: &mut Generator, variants: impl IntoIterator<Item = Option<Structural>>) -> Structural {
+    merge::union(generator, variants.into_iter().collect())
 }
 
 /// The rule of a `validation(...)` attribute.
@@ -736,7 +750,7 @@ impl<'a> Node<'a> {
     }
 
     /// `enum`, from serialized values (`None` for values that did not serialize).
-    pub fn enum_values(&mut self, values: Vec<Option<Value>>) -> &mut Self {
+    pub fn enum_values(&mut self, values: impl IntoIterator<Item = Option<Value>>) -> &mut Self {
         let values: Vec<Value> = values.into_iter().flatten().collect();
         if self.schema.generic.nullable {
             self.schema.value_validation.all_of.push(NestedValueValidation {

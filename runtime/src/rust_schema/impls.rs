@@ -173,6 +173,7 @@ impl MapKey for String {}
 impl<T: CustomResourceSchema> CustomResourceSchema for Option<T> {
     const SHAPE: Shape = T::SHAPE;
     const OPTIONAL: bool = true;
+    const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = T::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
     fn schema(generator: &mut Generator) -> Structural {
         let mut s = generator.subschema_for::<T>();
         make_nullable(&mut s);
@@ -189,6 +190,8 @@ macro_rules! transparent {
         impl<$($gen)*> CustomResourceSchema for $t {
             const SHAPE: Shape = <$inner as CustomResourceSchema>::SHAPE;
             const OPTIONAL: bool = <$inner as CustomResourceSchema>::OPTIONAL;
+            const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize =
+                <$inner as CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
             fn schema(generator: &mut Generator) -> Structural {
                 generator.subschema_for::<$inner>()
             }
@@ -256,6 +259,7 @@ macro_rules! sequences {
     ($([$($gen:tt)*] $t:ty;)*) => {$(
         impl<$($gen)*> CustomResourceSchema for $t {
             const SHAPE: Shape = Shape::Array;
+            const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = T::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
             fn schema(generator: &mut Generator) -> Structural {
                 array_of::<T>(generator)
             }
@@ -273,6 +277,7 @@ sequences! {
 
 impl<T: CustomResourceSchema, const N: usize> CustomResourceSchema for [T; N] {
     const SHAPE: Shape = Shape::Array;
+    const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = T::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
     fn schema(generator: &mut Generator) -> Structural {
         let mut s = array_of::<T>(generator);
         s.value_validation.min_items = Some(N as i64);
@@ -300,6 +305,7 @@ fn set_of<T: CustomResourceSchema>(generator: &mut Generator) -> Structural {
 
 impl<T: CustomResourceSchema> CustomResourceSchema for BTreeSet<T> {
     const SHAPE: Shape = Shape::Array;
+    const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = T::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
     fn schema(generator: &mut Generator) -> Structural {
         set_of::<T>(generator)
     }
@@ -307,6 +313,7 @@ impl<T: CustomResourceSchema> CustomResourceSchema for BTreeSet<T> {
 
 impl<T: CustomResourceSchema, S> CustomResourceSchema for HashSet<T, S> {
     const SHAPE: Shape = Shape::Array;
+    const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = T::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
     fn schema(generator: &mut Generator) -> Structural {
         set_of::<T>(generator)
     }
@@ -314,6 +321,7 @@ impl<T: CustomResourceSchema, S> CustomResourceSchema for HashSet<T, S> {
 
 impl<K: MapKey, V: CustomResourceSchema> CustomResourceSchema for BTreeMap<K, V> {
     const SHAPE: Shape = Shape::Object;
+    const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = V::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
     fn schema(generator: &mut Generator) -> Structural {
         map_of(generator.at("[*]", |g| g.subschema_for::<V>()))
     }
@@ -321,6 +329,7 @@ impl<K: MapKey, V: CustomResourceSchema> CustomResourceSchema for BTreeMap<K, V>
 
 impl<K: MapKey, V: CustomResourceSchema, S> CustomResourceSchema for HashMap<K, V, S> {
     const SHAPE: Shape = Shape::Object;
+    const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = V::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
     fn schema(generator: &mut Generator) -> Structural {
         map_of(generator.at("[*]", |g| g.subschema_for::<V>()))
     }
@@ -330,6 +339,8 @@ macro_rules! tuples {
     ($($n:literal => ($($t:ident),+);)*) => {$(
         impl<$($t: CustomResourceSchema),+> CustomResourceSchema for ($($t,)+) {
             const SHAPE: Shape = Shape::Array;
+            const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize =
+                super::builders::deepest([$($t::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS),+]);
             fn schema(generator: &mut Generator) -> Structural {
                 let items = vec![$(generator.subschema_for::<$t>()),+];
                 tuple(generator, items)
@@ -359,6 +370,10 @@ tuples! {
 
 impl<T: CustomResourceSchema, E: CustomResourceSchema> CustomResourceSchema for Result<T, E> {
     const SHAPE: Shape = Shape::Object;
+    const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = super::builders::deepest([
+        T::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS,
+        E::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS,
+    ]);
     fn schema(generator: &mut Generator) -> Structural {
         let mut e = ExternalEnum::new();
         e.variant(generator, "Ok", |g| g.subschema_for::<T>());

@@ -79,6 +79,15 @@ pub trait CustomResourceSchema {
     #[doc(hidden)]
     const OPTIONAL: bool = false;
 
+    /// How deeply the type nests other derived types. Its only purpose is to make the
+    /// compiler evaluate the chain of types a schema is made of, so that a type containing
+    /// itself through other types (`A -> B -> A`) is a compile error ("cycle detected when
+    /// const-evaluating `...RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS`", naming every type of
+    /// the cycle), as a structural schema cannot describe it. A field marked
+    /// `#[kstruct(preserve_unknown_fields)]` breaks the cycle.
+    #[doc(hidden)]
+    const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = 0;
+
     /// The schema of every value serde writes for the type, as it stands under `properties`
     /// of a parent (or as `items` of an array).
     fn schema(generator: &mut Generator) -> Structural;

@@ -1,0 +1,6 @@
+use kstruct::CustomResourceSchema;
+
+#[derive(serde::Serialize, CustomResourceSchema)]
+struct Marker;
+
+fn main() {}
