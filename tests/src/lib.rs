@@ -2,6 +2,7 @@
 //! JSON lines, comparing JSON values the way the conformance data asks (numbers by value), and
 //! counting results per suite.
 
+pub mod crd_rules;
 pub mod derive_contract;
 pub mod value_validation;
 

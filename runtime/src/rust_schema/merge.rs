@@ -164,11 +164,7 @@ fn merge_same(generator: &mut Generator, kind: Kind, values: Vec<Structural>) ->
     }
     match kind {
         Kind::Object => merge_objects(generator, values),
-        Kind::Any => {
-            let mut s = Structural::default();
-            s.extensions.x_preserve_unknown_fields = true;
-            s
-        }
+        Kind::Any => mixed(generator, values),
         Kind::IntOrString => int_or_string(generator, values),
         _ => {
             let type_ = match kind {
@@ -287,7 +283,11 @@ fn copy_array_validations(generator: &mut Generator, s: &mut Structural, values:
             s.extensions.x_list_type = None;
         }
     }
-    let items: Vec<Option<Structural>> = values.into_iter().filter_map(|v| v.items.map(|i| Some(*i))).collect();
+    // A branch without `items` (anything, in a union) admits any items.
+    let items: Vec<Option<Structural>> = values
+        .into_iter()
+        .map(|v| Some(v.items.map_or_else(|| any_of_shape(Shape::Unknown), |i| *i)))
+        .collect();
     if !items.is_empty() {
         let mut merged = generator.at("[]", |g| union(g, items));
         if s.extensions.x_list_type.is_some() && merged.generic.nullable {
@@ -339,11 +339,21 @@ fn copy_object_parts(generator: &mut Generator, s: &mut Structural, values: Vec<
         s.extensions.x_preserve_unknown_fields = true;
     }
 
-    // Every property of every branch; a property of several branches gets their union.
+    // Every property of every branch; a property of several branches gets their union, and
+    // a branch that keeps unknown fields but lacks the property may hold anything there.
     let mut by_key: std::collections::BTreeMap<String, Vec<Option<Structural>>> = Default::default();
     for v in &values {
         for (k, p) in &v.properties {
             by_key.entry(k.clone()).or_default().push(Some(p.clone()));
+        }
+    }
+    for v in &values {
+        if v.extensions.x_preserve_unknown_fields || v.additional_properties.is_some() {
+            for (k, schemas) in by_key.iter_mut() {
+                if !v.properties.contains_key(k) {
+                    schemas.push(Some(any_of_shape(Shape::Unknown)));
+                }
+            }
         }
     }
     for (k, schemas) in by_key {
@@ -450,41 +460,118 @@ fn int_or_string(_generator: &mut Generator, values: Vec<Structural>) -> Structu
 }
 
 /// Values of several JSON types: no type, unknown fields preserved, and what applies to one
-/// type only kept from the branches of that type.
+/// type only kept from the branches that admit that type (a branch with no type admits every
+/// type, with its own restrictions, if any, on some).
 fn mixed(generator: &mut Generator, values: Vec<Structural>) -> Structural {
     let mut s = Structural::default();
     s.extensions.x_preserve_unknown_fields = true;
-    if values.iter().any(|v| kind(v) == Kind::Any) {
-        return s;
-    }
     s.value_validation.enum_ = enum_union(&values);
     let of =
         |kinds: &[Kind]| -> Vec<Structural> { values.iter().filter(|v| kinds.contains(&kind(v))).cloned().collect() };
-    let strings = of(&[Kind::String, Kind::IntOrString]);
+    let strings = of(&[Kind::String, Kind::IntOrString, Kind::Any]);
     if !strings.is_empty() {
         copy_string_validations(&mut s, &strings);
         s.value_validation.format = common(&strings, |v| v.value_validation.format.clone()).unwrap_or_default();
     }
-    let numbers = of(&[Kind::Integer, Kind::Number, Kind::IntOrString]);
+    let numbers = of(&[Kind::Integer, Kind::Number, Kind::IntOrString, Kind::Any]);
     if !numbers.is_empty() {
         copy_number_validations(&mut s, &numbers);
     }
-    let arrays = of(&[Kind::Array]);
-    if !arrays.is_empty() {
+    let arrays = of(&[Kind::Array, Kind::Any]);
+    if arrays.iter().any(|a| kind(a) == Kind::Array) {
         let mut a = typed("array");
         copy_array_validations(generator, &mut a, arrays);
         s.items = a.items;
         s.value_validation.min_items = a.value_validation.min_items;
         s.value_validation.max_items = a.value_validation.max_items;
+    } else if let Some(items) = arrays.iter().find_map(|a| a.items.clone())
+        && arrays.iter().all(|a| a.items.is_some())
+    {
+        s.items = Some(items);
     }
-    let objects = of(&[Kind::Object]);
-    if !objects.is_empty() {
+    let objects = of(&[Kind::Object, Kind::Any]);
+    if objects
+        .iter()
+        .any(|o| kind(o) == Kind::Object || !o.properties.is_empty())
+    {
         copy_object_parts(generator, &mut s, objects);
+        // The objects' junctors also see the values of the other types: they must let those
+        // through.
+        let vv = &mut s.value_validation;
+        let nested = NestedValueValidation {
+            value_validation: ValueValidation {
+                all_of: std::mem::take(&mut vv.all_of),
+                any_of: std::mem::take(&mut vv.any_of),
+                one_of: std::mem::take(&mut vv.one_of),
+                not: vv.not.take(),
+                ..ValueValidation::default()
+            },
+            ..NestedValueValidation::default()
+        };
+        if let Some(safe) = object_safe(nested) {
+            vv.all_of = safe.value_validation.all_of;
+            vv.any_of = safe.value_validation.any_of;
+        }
         // Without a type the API server refuses these (they need `type: object`).
         s.extensions.x_map_type = None;
         s.extensions.x_embedded_resource = false;
+        if matches!(s.additional_properties, Some(AdditionalProperties::Schema(_))) && !s.properties.is_empty() {
+            s.additional_properties = None;
+        }
     }
+    s.extensions.x_preserve_unknown_fields = true;
     s
+}
+
+/// `n`, changed so that every value that is not an object passes it (what it says about
+/// objects kept or loosened, never tightened); `None` when nothing is left.
+///
+/// The API server applies a junctor to every non-null value, while `required`,
+/// `properties`, `minProperties`... only apply to objects: a branch made of those passes any
+/// other value. So `anyOf` and `allOf` of such branches are safe; `oneOf` is not (every
+/// branch passes a string: not exactly one) and becomes `anyOf` (serde's objects match one
+/// branch, so at least one); `not` and whatever applies to other types are dropped.
+fn object_safe(n: NestedValueValidation) -> Option<NestedValueValidation> {
+    let vv = n.value_validation;
+    let mut out = ValueValidation {
+        required: vv.required,
+        min_properties: vv.min_properties,
+        max_properties: vv.max_properties,
+        ..ValueValidation::default()
+    };
+    out.all_of = vv.all_of.into_iter().filter_map(object_safe).collect();
+    for alternatives in [vv.any_of, vv.one_of] {
+        if alternatives.is_empty() {
+            continue;
+        }
+        let safe: Option<Vec<NestedValueValidation>> = alternatives.into_iter().map(object_safe).collect();
+        // A branch that says nothing admits everything: so does the junctor.
+        if let Some(safe) = safe {
+            out.all_of.push(NestedValueValidation {
+                value_validation: ValueValidation {
+                    any_of: safe,
+                    ..ValueValidation::default()
+                },
+                ..NestedValueValidation::default()
+            });
+        }
+    }
+    if out.all_of.len() == 1
+        && out
+            == (ValueValidation {
+                all_of: out.all_of.clone(),
+                ..ValueValidation::default()
+            })
+    {
+        return out.all_of.pop();
+    }
+    let safe = NestedValueValidation {
+        value_validation: out,
+        properties: n.properties,
+        additional_properties: n.additional_properties,
+        ..NestedValueValidation::default()
+    };
+    (safe != NestedValueValidation::default()).then_some(safe)
 }
 
 #[cfg(test)]
@@ -608,6 +695,51 @@ mod tests {
                 Some(json!({"type": "string", "pattern": "x"}))
             ]),
             json!({"x-kubernetes-preserve-unknown-fields": true})
+        );
+        // Anything beside an object: the object's properties may hold anything.
+        assert_eq!(
+            union_of(vec![
+                Some(json!({"x-kubernetes-preserve-unknown-fields": true})),
+                Some(json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}))
+            ]),
+            json!({"x-kubernetes-preserve-unknown-fields": true,
+                   "properties": {"a": {"x-kubernetes-preserve-unknown-fields": true, "nullable": true}}})
+        );
+    }
+
+    #[test]
+    fn junctors_of_objects_let_other_types_through() {
+        let external = json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+                              "oneOf": [{"required": ["a"]}, {"required": ["b"]}]});
+        assert_eq!(
+            union_of(vec![Some(json!({"type": "string"})), Some(external)]),
+            json!({"x-kubernetes-preserve-unknown-fields": true,
+                   "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+                   "anyOf": [{"required": ["a"]}, {"required": ["b"]}]})
+        );
+        let adjacent = json!({"type": "object", "properties": {"t": {"type": "string"}, "c": {"type": "string"}},
+                              "oneOf": [{"properties": {"t": {"enum": ["A"]}}, "not": {"required": ["c"]}},
+                                        {"properties": {"t": {"enum": ["B"]}}, "required": ["c"]}]});
+        assert_eq!(
+            union_of(vec![Some(json!({"type": "integer"})), Some(adjacent)]),
+            json!({"x-kubernetes-preserve-unknown-fields": true,
+                   "properties": {"t": {"type": "string"}, "c": {"type": "string"}},
+                   "anyOf": [{"properties": {"t": {"enum": ["A"]}}},
+                             {"properties": {"t": {"enum": ["B"]}}, "required": ["c"]}]})
+        );
+    }
+
+    #[test]
+    fn a_union_of_unions_keeps_what_each_type_says() {
+        // A tagged enum with unit and data variants (no type), beside an integer.
+        let tagged = json!({"x-kubernetes-preserve-unknown-fields": true, "pattern": "^(?:Latest)$",
+                            "maxProperties": 1, "properties": {"Pinned": {"type": "string"}},
+                            "anyOf": [{"required": ["Pinned"]}]});
+        assert_eq!(
+            union_of(vec![Some(tagged), Some(json!({"type": "integer", "minimum": 0}))]),
+            json!({"x-kubernetes-preserve-unknown-fields": true, "pattern": "^(?:Latest)$",
+                   "maxProperties": 1, "properties": {"Pinned": {"type": "string"}},
+                   "anyOf": [{"required": ["Pinned"]}]})
         );
     }
 

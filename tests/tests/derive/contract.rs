@@ -39,6 +39,7 @@ contract! {
     target: Target, 64;
     reference: Reference, 64;
     version: Version, 64;
+    anything: Anything, 128;
     enums: Enums, 128;
     tagged: Tagged, 32;
     attributes: Attributes, 256;

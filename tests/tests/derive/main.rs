@@ -2,4 +2,6 @@
 //! the emitted schemas, the peers' 22 probes, and every compile error (trybuild).
 
 mod contract;
+mod probes;
+mod schemas;
 mod types;

@@ -373,6 +373,16 @@ pub enum Version {
     Number(i64),
 }
 
+/// Untagged over tagged enums: their object-only junctors must let strings through.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CustomResourceSchema, Arbitrary)]
+#[serde(untagged)]
+pub enum Anything {
+    Text(String),
+    Source(Source),
+    Probe(Probe),
+    Action(Action),
+}
+
 /// Every enum representation in one spec.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CustomResourceSchema, Arbitrary)]
 pub struct Enums {
@@ -390,6 +400,8 @@ pub struct Enums {
     pub optional_target: Option<Target>,
     pub reference: Reference,
     pub version: Version,
+    #[proptest(strategy = "few()")]
+    pub anything: Vec<Anything>,
     #[serde(flatten)]
     pub flattened: Flattened,
 }
