@@ -8,6 +8,7 @@
 //! - [`crd`]: CustomResourceDefinition documents and their versions;
 //! - [`serialize`]: [`Structural`] back to JSON or YAML, deterministically;
 //! - [`field`]: field paths and field errors as apimachinery prints them;
+//! - [`cel`]: CEL syntax check (what the API server's CEL parser accepts as a rule);
 //! - [`regexp`]: Go's regular-expression syntax check (what the API server accepts as a
 //!   `pattern`);
 //! - [`yaml`]: YAML to JSON exactly as Kubernetes converts it (`sigs.k8s.io/yaml`);
@@ -33,6 +34,7 @@
 //! );
 //! ```
 
+pub mod cel;
 pub mod convert;
 pub mod crd;
 mod error;

@@ -69,6 +69,15 @@ fn node(s: &Structural, path: &str, out: &mut Vec<String>) {
             "{path}: must be map if x-kubernetes-list-map-keys is non-empty"
         ));
     }
+    for r in s.x_validations.iter().flatten() {
+        for expr in [&r.rule, &r.message_expression] {
+            if !expr.is_empty()
+                && let Err(e) = kstruct::schema::cel::check(expr)
+            {
+                out.push(format!("{path}: the rule is not valid CEL: {e}"));
+            }
+        }
+    }
     if s.x_validations.as_ref().is_some_and(|r| !r.is_empty()) && t.is_empty() && !x.x_int_or_string {
         out.push(format!(
             "{path}: x-kubernetes-validations on a node without a type cannot be compiled"

@@ -327,7 +327,7 @@ impl Gen<'_> {
         let once_set = if a.immutable.is_some() {
             quote! {
                 if !(#required) {
-                    object.immutable_once_set(#name);
+                    object.immutable_once_set(generator, #name);
                 }
             }
         } else {

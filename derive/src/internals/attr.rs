@@ -656,6 +656,19 @@ fn parse_rule(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Rule> {
     };
     if rule.value().trim().is_empty() {
         cx.error_spanned_by(&rule, "the rule is empty (the API server requires a CEL expression)");
+    } else if let Err(e) = kstruct_schema::cel::check(&rule.value()) {
+        cx.error_spanned_by(
+            &rule,
+            format!("the rule is not valid CEL (the API server refuses it):\n{e}"),
+        );
+    }
+    if let Some(m) = &message_expression
+        && let Err(e) = kstruct_schema::cel::check(&m.value())
+    {
+        cx.error_spanned_by(
+            m,
+            format!("`message_expression` is not valid CEL (the API server refuses it):\n{e}"),
+        );
     }
     if let Some(m) = &message
         && m.value().contains('\n')

@@ -212,12 +212,18 @@ impl Object {
     }
 
     /// Adds the rule controller-gen adds for an optional immutable field: once set, it stays.
-    pub fn immutable_once_set(&mut self, name: &str) {
+    pub fn immutable_once_set(&mut self, generator: &mut Generator, name: &str) {
+        let Some(field) = kstruct_schema::cel::escape_property(name) else {
+            generator.problem(format!(
+                "`{name}` cannot be named in a CEL rule: `immutable` cannot say it stays set"
+            ));
+            return;
+        };
         self.schema
             .x_validations
             .get_or_insert_with(Vec::new)
             .push(ValidationRule {
-                rule: format!("!has(oldSelf.{name}) || has(self.{name})"),
+                rule: format!("!has(oldSelf.{field}) || has(self.{field})"),
                 message: format!("field {name} is immutable once set"),
                 ..ValidationRule::default()
             });
@@ -850,7 +856,18 @@ impl<'a> Node<'a> {
 
     /// A rule on the set fields of an object: at most / exactly / at least one of `fields`.
     pub fn one_of_fields(&mut self, which: &str, fields: &[&str]) -> &mut Self {
-        let count = fields
+        let mut escaped = Vec::new();
+        for f in fields {
+            match kstruct_schema::cel::escape_property(f) {
+                Some(e) => escaped.push(e),
+                None => {
+                    self.generator
+                        .problem(format!("`{f}` in `{which}_one_of` cannot be named in a CEL rule"));
+                    return self;
+                }
+            }
+        }
+        let count = escaped
             .iter()
             .map(|f| format!("(has(self.{f})?1:0)"))
             .collect::<Vec<_>>()

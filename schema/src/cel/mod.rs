@@ -1,0 +1,166 @@
+//! CEL syntax: whether a `x-kubernetes-validations` rule or `messageExpression` parses as the
+//! API server's CEL parser (cel-go, with Kubernetes' optional syntax) parses it.
+//!
+//! This is a checker, not an evaluator: it accepts exactly the expressions cel-go parses,
+//! including the checks cel-go makes while it parses (reserved words, literal ranges,
+//! escapes, `has()` and the comprehension macros' variable names), and reports the first
+//! problem with its line and column. Type checking and cost estimation, which the API server
+//! also does, need the schema and are not done here. Messages follow cel-go's layout
+//! (`ERROR: <input>:1:10: Syntax error: ...`, the line, a caret); their wording is close to,
+//! not always the same as, cel-go's ANTLR messages.
+//!
+//! ```
+//! use kstruct_schema::cel;
+//!
+//! assert!(cel::check("self.minReplicas <= self.maxReplicas").is_ok());
+//! assert!(cel::check("self.?spec.orValue(0) > 0 && has(self.status)").is_ok());
+//! let e = cel::check("self.x ==").unwrap_err();
+//! assert_eq!((e.position.line, e.position.column), (1, 10));
+//! assert_eq!(e.to_string(), "ERROR: <input>:1:10: Syntax error: mismatched input '<EOF>' expecting an expression\n | self.x ==\n | .........^");
+//! ```
+
+mod lexer;
+mod parser;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+/// cel-go's default parser recursion limit.
+pub const MAX_DEPTH: usize = 250;
+
+/// cel-go's default limit on an expression's size, in code points.
+pub const MAX_CODE_POINTS: usize = 100_000;
+
+/// Where a problem is in the expression.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    /// Byte offset.
+    pub offset: usize,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+}
+
+/// Why an expression does not parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    /// Where.
+    pub position: Position,
+    /// What (`mismatched input ')' expecting an expression`, `reserved identifier: if`...).
+    pub message: String,
+    /// The source line the position is on, for the caret display.
+    line_text: String,
+    /// A grammar error (cel-go prefixes those with `Syntax error: `), not one of the checks
+    /// cel-go makes while building the expression (reserved words, literals, macros).
+    syntax: bool,
+}
+
+impl Error {
+    /// One of the checks made while building the expression.
+    fn at(src: &str, offset: usize, message: String) -> Error {
+        let position = lexer::position(src, offset);
+        let line_text = src.lines().nth(position.line - 1).unwrap_or("").to_owned();
+        Error {
+            position,
+            message,
+            line_text,
+            syntax: false,
+        }
+    }
+
+    /// A grammar error.
+    fn syntax(src: &str, offset: usize, message: String) -> Error {
+        Error {
+            syntax: true,
+            ..Error::at(src, offset, message)
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "ERROR: <input>:{}:{}: {}{}\n | {}\n | {}^",
+            self.position.line,
+            self.position.column,
+            if self.syntax { "Syntax error: " } else { "" },
+            self.message,
+            self.line_text,
+            ".".repeat(self.position.column - 1)
+        )
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The name by which a CEL rule reaches an object property (`self.<name>`), escaped as the
+/// API server escapes property names (`a-b` is `a__dash__b`, `if` is `__if__`); `None` for a
+/// name CEL cannot reach (it must match `[a-zA-Z_.-/][a-zA-Z0-9_.-/]*`).
+///
+/// ```
+/// use kstruct_schema::cel::escape_property;
+/// assert_eq!(escape_property("minReplicas").as_deref(), Some("minReplicas"));
+/// assert_eq!(escape_property("x-id").as_deref(), Some("x__dash__id"));
+/// assert_eq!(escape_property("a__b.c/d").as_deref(), Some("a__underscores__b__dot__c__slash__d"));
+/// assert_eq!(escape_property("namespace").as_deref(), Some("__namespace__"));
+/// assert_eq!(escape_property("1st"), None);
+/// ```
+pub fn escape_property(name: &str) -> Option<String> {
+    const RESERVED: [&str; 21] = [
+        "true",
+        "false",
+        "null",
+        "in",
+        "as",
+        "break",
+        "const",
+        "continue",
+        "else",
+        "for",
+        "function",
+        "if",
+        "import",
+        "let",
+        "loop",
+        "package",
+        "namespace",
+        "return",
+        "var",
+        "void",
+        "while",
+    ];
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | '/');
+    let first = name.chars().next()?;
+    if first.is_ascii_digit() || !name.chars().all(allowed) {
+        return None;
+    }
+    if RESERVED.contains(&name) {
+        return Some(format!("__{name}__"));
+    }
+    Some(
+        name.replace("__", "__underscores__")
+            .replace('.', "__dot__")
+            .replace('-', "__dash__")
+            .replace('/', "__slash__"),
+    )
+}
+
+/// Checks that `expression` parses as a CEL expression.
+///
+/// # Errors
+/// The first problem, with its position.
+pub fn check(expression: &str) -> Result<(), Error> {
+    let size = expression.chars().count();
+    if size > MAX_CODE_POINTS {
+        return Err(Error::at(
+            expression,
+            0,
+            format!("expression code point size exceeds limit: size: {size}, limit {MAX_CODE_POINTS}"),
+        ));
+    }
+    let (tokens, lexer_error) = lexer::tokens(expression);
+    parser::Parser::new(expression, tokens, lexer_error).check()
+}
