@@ -14,6 +14,9 @@
 //! - [`yaml`]: YAML to JSON exactly as Kubernetes converts it (`sigs.k8s.io/yaml`);
 //! - [`go`]: Go's text formats where messages depend on them.
 //!
+//! Features: `schema` (default) builds all of the above; without it only the syntax checks
+//! ([`cel`], [`regexp`]) are built, with no dependencies (what the derive needs).
+//!
 //! ```
 //! use kstruct_schema::{convert, field::Path, validation::validate_structural};
 //!
@@ -35,19 +38,31 @@
 //! ```
 
 pub mod cel;
+#[cfg(feature = "schema")]
 pub mod convert;
+#[cfg(feature = "schema")]
 pub mod crd;
+#[cfg(feature = "schema")]
 mod error;
+#[cfg(feature = "schema")]
 pub mod field;
+#[cfg(feature = "schema")]
 pub mod go;
 pub mod regexp;
+#[cfg(feature = "schema")]
 pub mod serialize;
+#[cfg(feature = "schema")]
 mod structural;
+#[cfg(feature = "schema")]
 pub mod unfold;
+#[cfg(feature = "schema")]
 pub mod validation;
+#[cfg(feature = "schema")]
 pub mod yaml;
 
+#[cfg(feature = "schema")]
 pub use error::Error;
+#[cfg(feature = "schema")]
 pub use structural::{
     AdditionalProperties, Extensions, ExternalDocumentation, Generic, NestedValueValidation, Structural,
     ValidationRule, ValueValidation,
@@ -62,6 +77,7 @@ pub const STACK_RED_ZONE: usize = 64 * 1024;
 pub const STACK_GROWTH: usize = 1024 * 1024;
 
 /// Runs `f`, first moving to a fresh stack segment if the current one runs low.
+#[cfg(feature = "schema")]
 #[doc(hidden)]
 pub fn grow<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, f)
