@@ -365,8 +365,8 @@ fn parse_node_key(cx: &Ctxt, meta: &ParseNestedMeta, node: &mut Node, place: Pla
             once!(node.type_, t)
         }
         "format" => once!(node.format, meta.value()?.parse::<LitStr>()?.value()),
-        "minimum" => once!(node.minimum, number(meta.value()?)?),
-        "maximum" => once!(node.maximum, number(meta.value()?)?),
+        "minimum" => once!(node.minimum, number(meta.value()?, &key)?),
+        "maximum" => once!(node.maximum, number(meta.value()?, &key)?),
         "exclusive_minimum" => {
             let on = flag_value(meta)?;
             once!(node.exclusive_minimum, on)
@@ -376,18 +376,18 @@ fn parse_node_key(cx: &Ctxt, meta: &ParseNestedMeta, node: &mut Node, place: Pla
             once!(node.exclusive_maximum, on)
         }
         "multiple_of" => {
-            let v = number(meta.value()?)?;
+            let v = number(meta.value()?, &key)?;
             if v <= 0.0 {
                 return Err(meta.error("`multiple_of` must be greater than 0"));
             }
             once!(node.multiple_of, v)
         }
-        "min_length" => once!(node.min_length, count(meta.value()?)?),
-        "max_length" => once!(node.max_length, count(meta.value()?)?),
-        "min_items" => once!(node.min_items, count(meta.value()?)?),
-        "max_items" => once!(node.max_items, count(meta.value()?)?),
-        "min_properties" => once!(node.min_properties, count(meta.value()?)?),
-        "max_properties" => once!(node.max_properties, count(meta.value()?)?),
+        "min_length" => once!(node.min_length, count(meta.value()?, &key)?),
+        "max_length" => once!(node.max_length, count(meta.value()?, &key)?),
+        "min_items" => once!(node.min_items, count(meta.value()?, &key)?),
+        "max_items" => once!(node.max_items, count(meta.value()?, &key)?),
+        "min_properties" => once!(node.min_properties, count(meta.value()?, &key)?),
+        "max_properties" => once!(node.max_properties, count(meta.value()?, &key)?),
         "pattern" => {
             let lit = meta.value()?.parse::<LitStr>()?;
             if let Err(e) = kstruct_schema::regexp::check(&lit.value()) {
@@ -545,21 +545,31 @@ fn flag_value(meta: &ParseNestedMeta) -> syn::Result<bool> {
 }
 
 /// A number literal, possibly negative.
-fn number(input: ParseStream) -> syn::Result<f64> {
+fn number(input: ParseStream, key: &str) -> syn::Result<f64> {
+    let wrong = |e: syn::Error| {
+        syn::Error::new(
+            e.span(),
+            format!("`{key}` needs a number literal (`{key} = 1`, `{key} = -0.5`)"),
+        )
+    };
     let negative = input.parse::<Option<Token![-]>>()?.is_some();
     let v = if input.peek(LitFloat) {
-        input.parse::<LitFloat>()?.base10_parse::<f64>()?
+        input.parse::<LitFloat>()?.base10_parse::<f64>().map_err(wrong)?
     } else {
-        let lit = input.parse::<LitInt>()?;
-        lit.base10_parse::<i128>()? as f64
+        let lit = input.parse::<LitInt>().map_err(wrong)?;
+        lit.base10_parse::<i128>().map_err(wrong)? as f64
     };
     Ok(if negative { -v } else { v })
 }
 
 /// A non-negative integer literal.
-fn count(input: ParseStream) -> syn::Result<u64> {
-    let lit = input.parse::<LitInt>()?;
-    lit.base10_parse::<u64>()
+fn count(input: ParseStream, key: &str) -> syn::Result<u64> {
+    let wrong = |e: syn::Error| syn::Error::new(e.span(), format!("`{key}` needs a non-negative integer literal"));
+    if input.peek(Token![-]) {
+        return Err(wrong(input.error("negative")));
+    }
+    let lit = input.parse::<LitInt>().map_err(wrong)?;
+    lit.base10_parse::<u64>().map_err(wrong)
 }
 
 /// `["a", "b"]`.
