@@ -7,7 +7,7 @@ use serde_derive_internals::attr::TagType;
 
 use super::Gen;
 use super::fields::{Expansion, FieldPlace};
-use super::node::{self, Extra};
+use super::node::Extra;
 use crate::internals::ast;
 
 impl Gen<'_> {
@@ -92,21 +92,7 @@ impl Gen<'_> {
                 immutable: false,
                 serialize_with: None,
             };
-            let code = node::node_code(&p, &k, &x.attrs.node, &extra, "");
-            if !code.lets.is_empty() {
-                self.serializes = true;
-            }
-            let (lets, calls) = (code.lets, code.calls);
-            let content = if calls.is_empty() {
-                content
-            } else {
-                quote! {
-                    let mut schema = { #content };
-                    #lets
-                    #p::Node::new(generator, &mut schema) #calls;
-                    schema
-                }
-            };
+            let content = self.node_code(&x.attrs.node, &extra).apply(&p, content);
             statements.extend(quote!(e.variant(generator, #name, |generator| { #content });));
         }
         let shape = if units.is_empty() {

@@ -169,21 +169,7 @@ impl Gen<'_> {
                 "`default` applies to named fields (object properties) and types",
             ));
         }
-        let code = node::node_code(&p, &self.k, &a.node, &extra, "");
-        if !code.lets.is_empty() {
-            self.serializes = true;
-        }
-        let (lets, calls) = (code.lets, code.calls);
-        let body = if calls.is_empty() {
-            schema
-        } else {
-            quote! {
-                let mut schema = #schema;
-                #lets
-                #p::Node::new(generator, &mut schema) #calls;
-                schema
-            }
-        };
+        let body = self.node_code(&a.node, &extra).apply(&p, schema);
         (schema_ty, body)
     }
 
@@ -263,10 +249,7 @@ impl Gen<'_> {
             serialize_with: f.attrs.serialize_with(),
         };
         let has_default = node::has_default(&a.node, &extra);
-        let code = node::node_code(&p, &k, &a.node, &extra, "");
-        if !code.lets.is_empty() {
-            self.serializes = true;
-        }
+        let code = self.node_code(&a.node, &extra);
 
         // Required: what serde needs to read the field back, unless the attributes say.
         let user_deserialize_with = f.attrs.deserialize_with().is_some() && !is_cow(field_ty);

@@ -112,6 +112,15 @@ impl<'a> Gen<'a> {
         quote!(<#ty as #k::CustomResourceSchema>::SHAPE)
     }
 
+    /// The code of a node's attributes (noting whether it serializes values).
+    fn node_code(&mut self, node: &attr::Node, extra: &node::Extra<'_>) -> node::NodeCode {
+        let code = node::node_code(&self.p, &self.k, node, extra, "");
+        if !code.lets.is_empty() {
+            self.serializes = true;
+        }
+        code
+    }
+
     /// Records that this type's schema contains `ty`'s (unless the field keeps its value as
     /// free-form JSON), for the compile-time recursion check.
     fn contains(&mut self, ty: &TokenStream, node: &attr::Node, span: Span) {
@@ -219,27 +228,10 @@ impl<'a> Gen<'a> {
             immutable: false,
             serialize_with: None,
         };
-        let own = node::node_code(&self.p, &k, &cont.attrs.node, &extra, "");
-        if !own.lets.is_empty() || cont.attrs.node.default.is_some() || cont.attrs.node.enum_.is_some() {
-            self.serializes = true;
-        }
-        let finish = |body: TokenStream, p: &TokenStream| {
-            let lets = &own.lets;
-            let calls = &own.calls;
-            if calls.is_empty() {
-                quote!(#body)
-            } else {
-                quote! {
-                    let mut schema = { #body };
-                    #lets
-                    #p::Node::new(generator, &mut schema) #calls;
-                    schema
-                }
-            }
-        };
+        let own = self.node_code(&cont.attrs.node, &extra);
         let p = self.p.clone();
-        let body = finish(body, &p);
-        let present = present_body.map(|b| finish(b, &p));
+        let body = own.apply(&p, body);
+        let present = present_body.map(|b| own.apply(&p, b));
 
         // Evaluating the depth makes the compiler follow the chain of types: a cycle is an
         // error naming them.

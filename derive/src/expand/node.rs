@@ -16,6 +16,23 @@ pub struct NodeCode {
     pub calls: TokenStream,
 }
 
+impl NodeCode {
+    /// The code of `schema` (an expression using `generator`) with the attributes applied:
+    /// the expression itself when there are none.
+    pub fn apply(&self, p: &TokenStream, schema: TokenStream) -> TokenStream {
+        if self.calls.is_empty() {
+            return schema;
+        }
+        let (lets, calls) = (&self.lets, &self.calls);
+        quote! {
+            let mut schema = { #schema };
+            #lets
+            #p::Node::new(generator, &mut schema) #calls;
+            schema
+        }
+    }
+}
+
 /// What else describes the node besides its attributes.
 pub struct Extra<'a> {
     /// Doc comment lines (the description, unless `description = ...` is set).

@@ -24,7 +24,7 @@ where
         const {
             let _ = <Self as ::kstruct::CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
         };
-        let mut schema = generator.subschema_for::<Vec<T>>();
+        let mut schema = { generator.subschema_for::<Vec<T>>() };
         ::kstruct::__private::Node::new(generator, &mut schema).max_items(100i64);
         schema
     }
@@ -41,7 +41,7 @@ where
         const {
             let _ = <Self as ::kstruct::CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
         };
-        let mut schema = generator.present_subschema_for::<Vec<T>>();
+        let mut schema = { generator.present_subschema_for::<Vec<T>>() };
         ::kstruct::__private::Node::new(generator, &mut schema).max_items(100i64);
         schema
     }

@@ -585,6 +585,17 @@ pub fn rule(rule: &str) -> ValidationRule {
     }
 }
 
+/// `Node` methods that set one value validation.
+macro_rules! setters {
+    ($($(#[$doc:meta])* $name:ident: $t:ty => $field:ident;)*) => {$(
+        $(#[$doc])*
+        pub fn $name(&mut self, value: $t) -> &mut Self {
+            self.schema.value_validation.$field = Some(value);
+            self
+        }
+    )*};
+}
+
 /// The attributes of one schema node, applied in the order the derive calls them (it calls
 /// the ones that change the type first, and `nullable` last).
 pub struct Node<'a> {
@@ -707,51 +718,26 @@ impl<'a> Node<'a> {
         self
     }
 
-    /// `multipleOf`.
-    pub fn multiple_of(&mut self, value: f64) -> &mut Self {
-        self.schema.value_validation.multiple_of = Some(value);
-        self
-    }
-
-    /// `minLength`.
-    pub fn min_length(&mut self, value: i64) -> &mut Self {
-        self.schema.value_validation.min_length = Some(value);
-        self
-    }
-
-    /// `maxLength`.
-    pub fn max_length(&mut self, value: i64) -> &mut Self {
-        self.schema.value_validation.max_length = Some(value);
-        self
+    setters! {
+        /// `multipleOf`.
+        multiple_of: f64 => multiple_of;
+        /// `minLength`.
+        min_length: i64 => min_length;
+        /// `maxLength`.
+        max_length: i64 => max_length;
+        /// `minItems`.
+        min_items: i64 => min_items;
+        /// `maxItems`.
+        max_items: i64 => max_items;
+        /// `minProperties`.
+        min_properties: i64 => min_properties;
+        /// `maxProperties`.
+        max_properties: i64 => max_properties;
     }
 
     /// `pattern` (checked with Go's regexp syntax by the derive).
     pub fn pattern(&mut self, value: &str) -> &mut Self {
         self.schema.value_validation.pattern = value.to_owned();
-        self
-    }
-
-    /// `minItems`.
-    pub fn min_items(&mut self, value: i64) -> &mut Self {
-        self.schema.value_validation.min_items = Some(value);
-        self
-    }
-
-    /// `maxItems`.
-    pub fn max_items(&mut self, value: i64) -> &mut Self {
-        self.schema.value_validation.max_items = Some(value);
-        self
-    }
-
-    /// `minProperties`.
-    pub fn min_properties(&mut self, value: i64) -> &mut Self {
-        self.schema.value_validation.min_properties = Some(value);
-        self
-    }
-
-    /// `maxProperties`.
-    pub fn max_properties(&mut self, value: i64) -> &mut Self {
-        self.schema.value_validation.max_properties = Some(value);
         self
     }
 

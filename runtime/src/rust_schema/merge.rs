@@ -239,38 +239,38 @@ fn copy_string_validations(s: &mut Structural, values: &[Structural]) {
 
 fn copy_number_validations(s: &mut Structural, values: &[Structural]) {
     let vv = &mut s.value_validation;
-    // The lowest minimum; exclusive only if every branch with that minimum is exclusive.
-    let mins: Option<Vec<(f64, bool)>> = values
-        .iter()
-        .map(|v| {
-            v.value_validation
-                .minimum
-                .map(|m| (m, v.value_validation.exclusive_minimum))
-        })
-        .collect();
-    if let Some(mins) = mins
-        && let Some(lowest) = mins.iter().map(|m| m.0).reduce(f64::min)
-    {
-        vv.minimum = Some(lowest);
-        vv.exclusive_minimum = mins.iter().filter(|m| m.0 == lowest).all(|m| m.1);
+    if let Some((minimum, exclusive)) = widest_bound(values, |v| (v.minimum, v.exclusive_minimum), true) {
+        vv.minimum = Some(minimum);
+        vv.exclusive_minimum = exclusive;
     }
-    let maxs: Option<Vec<(f64, bool)>> = values
-        .iter()
-        .map(|v| {
-            v.value_validation
-                .maximum
-                .map(|m| (m, v.value_validation.exclusive_maximum))
-        })
-        .collect();
-    if let Some(maxs) = maxs
-        && let Some(highest) = maxs.iter().map(|m| m.0).reduce(f64::max)
-    {
-        vv.maximum = Some(highest);
-        vv.exclusive_maximum = maxs.iter().filter(|m| m.0 == highest).all(|m| m.1);
+    if let Some((maximum, exclusive)) = widest_bound(values, |v| (v.maximum, v.exclusive_maximum), false) {
+        vv.maximum = Some(maximum);
+        vv.exclusive_maximum = exclusive;
     }
     vv.multiple_of = common(values, |v| v.value_validation.multiple_of.map(f64::to_bits))
         .flatten()
         .map(f64::from_bits);
+}
+
+/// The loosest of the branches' number bounds (the lowest minimum or the highest maximum),
+/// exclusive only if every branch with that bound is; `None` unless every branch has one.
+fn widest_bound(
+    values: &[Structural],
+    bound: impl Fn(&ValueValidation) -> (Option<f64>, bool),
+    lowest: bool,
+) -> Option<(f64, bool)> {
+    let bounds: Vec<(f64, bool)> = values
+        .iter()
+        .map(|v| {
+            let (b, exclusive) = bound(&v.value_validation);
+            b.map(|b| (b, exclusive))
+        })
+        .collect::<Option<_>>()?;
+    let widest = bounds
+        .iter()
+        .map(|b| b.0)
+        .reduce(if lowest { f64::min } else { f64::max })?;
+    Some((widest, bounds.iter().filter(|b| b.0 == widest).all(|b| b.1)))
 }
 
 fn copy_array_validations(generator: &mut Generator, s: &mut Structural, values: Vec<Structural>) {

@@ -109,35 +109,13 @@ impl std::error::Error for Error {}
 /// assert_eq!(escape_property("1st"), None);
 /// ```
 pub fn escape_property(name: &str) -> Option<String> {
-    const RESERVED: [&str; 21] = [
-        "true",
-        "false",
-        "null",
-        "in",
-        "as",
-        "break",
-        "const",
-        "continue",
-        "else",
-        "for",
-        "function",
-        "if",
-        "import",
-        "let",
-        "loop",
-        "package",
-        "namespace",
-        "return",
-        "var",
-        "void",
-        "while",
-    ];
+    let reserved = |n: &str| ["true", "false", "null", "in"].contains(&n) || parser::RESERVED.contains(&n);
     let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | '/');
     let first = name.chars().next()?;
     if first.is_ascii_digit() || !name.chars().all(allowed) {
         return None;
     }
-    if RESERVED.contains(&name) {
+    if reserved(name) {
         return Some(format!("__{name}__"));
     }
     Some(

@@ -5,8 +5,9 @@
 use super::lexer::{Kind, Token};
 use super::{Error, MAX_DEPTH};
 
-/// Words CEL reserves: identifiers cannot be these.
-const RESERVED: [&str; 17] = [
+/// Words CEL reserves: identifiers cannot be these (`true`, `false`, `null` and `in` are
+/// tokens of their own).
+pub(super) const RESERVED: [&str; 17] = [
     "as",
     "break",
     "const",
