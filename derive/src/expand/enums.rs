@@ -64,6 +64,27 @@ impl Gen<'_> {
         (shape.unwrap_or_else(|| quote!(#k::Shape::Unknown)), None, body, None)
     }
 
+    /// The builder calls for the variants: `e.unit(name)` for unit variants, and
+    /// `e.variant(generator, name, |generator| ...)` with the code `content` gives for data
+    /// variants.
+    fn variant_calls(
+        &mut self,
+        variants: &[(&SerdeVariant<'_>, &ast::Variant)],
+        mut content: impl FnMut(&mut Self, &SerdeVariant<'_>, &ast::Variant) -> TokenStream,
+    ) -> TokenStream {
+        let mut statements = TokenStream::new();
+        for (v, x) in variants {
+            let name = v.attrs.name().serialize_name().value.clone();
+            if matches!(v.style, Style::Unit) {
+                statements.extend(quote!(e.unit(#name);));
+            } else {
+                let content = content(self, v, x);
+                statements.extend(quote!(e.variant(generator, #name, |generator| { #content });));
+            }
+        }
+        statements
+    }
+
     /// Externally tagged (serde's default).
     fn external(&mut self, variants: &[(&SerdeVariant<'_>, &ast::Variant)]) -> (TokenStream, TokenStream) {
         let k = self.k.clone();
@@ -76,14 +97,8 @@ impl Gen<'_> {
         if units.len() == variants.len() {
             return (quote!(#k::Shape::String), quote!(#p::unit_enum(&[#(#units),*])));
         }
-        let mut statements = TokenStream::new();
-        for (v, x) in variants {
-            let name = v.attrs.name().serialize_name().value.clone();
-            if matches!(v.style, Style::Unit) {
-                statements.extend(quote!(e.unit(#name);));
-                continue;
-            }
-            let (_, content) = self.value_of(v, x);
+        let statements = self.variant_calls(variants, |g, v, x| {
+            let (_, content) = g.value_of(v, x);
             // The variant's own attributes and doc describe its value.
             let extra = Extra {
                 docs: &x.docs,
@@ -92,9 +107,8 @@ impl Gen<'_> {
                 immutable: false,
                 serialize_with: None,
             };
-            let content = self.node_code(&x.attrs.node, &extra).apply(&p, content);
-            statements.extend(quote!(e.variant(generator, #name, |generator| { #content });));
-        }
+            g.node_code(&x.attrs.node, &extra).apply(&p, content)
+        });
         let shape = if units.is_empty() {
             quote!(#k::Shape::Object)
         } else {
@@ -112,35 +126,19 @@ impl Gen<'_> {
     fn internal(&mut self, tag: &str, variants: &[(&SerdeVariant<'_>, &ast::Variant)]) -> (TokenStream, TokenStream) {
         let k = self.k.clone();
         let p = self.p.clone();
-        let mut statements = TokenStream::new();
-        for (v, x) in variants {
-            let name = v.attrs.name().serialize_name().value.clone();
-            match v.style {
-                Style::Unit => statements.extend(quote!(e.unit(#name);)),
-                Style::Newtype => {
-                    let f = &v.fields[0];
-                    let ty = f.ty;
-                    let ty = quote!(#ty);
-                    let shape = self.shape_of(&ty);
-                    self.assert_shape(
-                        v.original.ident.span(),
-                        &shape,
-                        "admits_flatten",
-                        format!(
-                            "variant `{}` of the internally tagged `{}`: serde writes the tag beside the fields of the value, so the value must be a struct or a map",
-                            v.ident,
-                            self.name()
-                        ),
-                    );
-                    let (_, content) = self.value_of(v, x);
-                    statements.extend(quote!(e.variant(generator, #name, |generator| { #content });));
-                }
-                _ => {
-                    let (_, content) = self.value_of(v, x);
-                    statements.extend(quote!(e.variant(generator, #name, |generator| { #content });));
-                }
+        let statements = self.variant_calls(variants, |g, v, x| {
+            if matches!(v.style, Style::Newtype) {
+                let ty = v.fields[0].ty;
+                let shape = g.shape_of(&quote!(#ty));
+                let message = format!(
+                    "variant `{}` of the internally tagged `{}`: serde writes the tag beside the fields of the value, so the value must be a struct or a map",
+                    v.ident,
+                    g.name()
+                );
+                g.assert_shape(v.original.ident.span(), &shape, "admits_flatten", message);
             }
-        }
+            g.value_of(v, x).1
+        });
         let body = quote! {
             let mut e = #p::InternalEnum::new(#tag);
             #statements
@@ -158,16 +156,7 @@ impl Gen<'_> {
     ) -> (TokenStream, TokenStream) {
         let k = self.k.clone();
         let p = self.p.clone();
-        let mut statements = TokenStream::new();
-        for (v, x) in variants {
-            let name = v.attrs.name().serialize_name().value.clone();
-            if matches!(v.style, Style::Unit) {
-                statements.extend(quote!(e.unit(#name);));
-                continue;
-            }
-            let (_, content) = self.value_of(v, x);
-            statements.extend(quote!(e.variant(generator, #name, |generator| { #content });));
-        }
+        let statements = self.variant_calls(variants, |g, v, x| g.value_of(v, x).1);
         let body = quote! {
             let mut e = #p::AdjacentEnum::new(#tag, #content_key);
             #statements
