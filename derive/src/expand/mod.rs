@@ -163,11 +163,17 @@ impl<'a> Gen<'a> {
             self.shape_of(&ty)
         };
         type Group<'n> = (Vec<(&'n str, Span)>, &'n str, &'n str);
-        let groups: [Group<'_>; 4] = [
+        let groups: [Group<'_>; 6] = [
             (node.number_attrs(), "admits_number_bounds", "numbers"),
             (node.string_attrs(), "admits_string_validations", "strings"),
             (node.array_attrs(), "admits_array_validations", "arrays"),
             (node.object_attrs(), "admits_object_validations", "objects"),
+            (node.typed_object_attrs(), "admits_map_type", "structs and maps"),
+            (
+                node.rule_attrs(),
+                "admits_rules",
+                "values of one JSON type (the API server cannot compile rules on free-form values or unions of types)",
+            ),
         ];
         for (attrs, method, what) in groups {
             for (name, span) in attrs {
@@ -284,13 +290,20 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// The container's generics, each type parameter bounded by `CustomResourceSchema` (and
-    /// `Serialize` when values are serialized).
+    /// The container's generics, the type parameters its schema uses bounded by
+    /// `CustomResourceSchema` (and `Serialize` when values are serialized): as serde bounds
+    /// only the parameters of the fields it writes, a parameter used only in skipped fields
+    /// (a `PhantomData<T>`) needs nothing.
     fn bounded_generics(&self) -> syn::Generics {
         let mut generics = self.cont.serde.generics.clone();
         let k = &self.k;
         let p = &self.p;
-        let params: Vec<syn::Ident> = generics.type_params().map(|t| t.ident.clone()).collect();
+        let used = self.used_type_params();
+        let params: Vec<syn::Ident> = generics
+            .type_params()
+            .map(|t| t.ident.clone())
+            .filter(|t| used.contains(t))
+            .collect();
         if params.is_empty() {
             return generics;
         }
@@ -306,6 +319,61 @@ impl<'a> Gen<'a> {
             }
         }
         generics
+    }
+
+    /// The type parameters named in the types whose schemas this one is made of.
+    fn used_type_params(&self) -> Vec<syn::Ident> {
+        let params: Vec<syn::Ident> = self
+            .cont
+            .serde
+            .generics
+            .type_params()
+            .map(|t| t.ident.clone())
+            .collect();
+        let mut types: Vec<TokenStream> = Vec::new();
+        if let Some(into) = self.cont.serde.attrs.type_into() {
+            types.push(quote!(#into));
+        }
+        let fields = self.cont.serde.data.all_fields();
+        let extras = self
+            .cont
+            .fields
+            .iter()
+            .chain(self.cont.variants.iter().flat_map(|v| &v.fields));
+        for (f, x) in fields.zip(extras) {
+            if f.attrs.skip_serializing() && f.attrs.skip_deserializing() || x.attrs.schema_with.is_some() {
+                continue;
+            }
+            match &x.attrs.schema_as {
+                Some(t) => {
+                    let t = &t.value;
+                    types.push(quote!(#t));
+                }
+                None => {
+                    let t = f.ty;
+                    types.push(quote!(#t));
+                }
+            }
+            if x.attrs.node.default.is_some() {
+                // A default is a value of the field's own type, serialized.
+                let t = f.ty;
+                types.push(quote!(#t));
+            }
+        }
+        fn names(tokens: TokenStream, out: &mut Vec<String>) {
+            for t in tokens {
+                match t {
+                    proc_macro2::TokenTree::Ident(i) => out.push(i.to_string()),
+                    proc_macro2::TokenTree::Group(g) => names(g.stream(), out),
+                    _ => {}
+                }
+            }
+        }
+        let mut seen = Vec::new();
+        for t in types {
+            names(t, &mut seen);
+        }
+        params.into_iter().filter(|p| seen.contains(&p.to_string())).collect()
     }
 
     /// `impl MapKey` for enums serde writes as strings (unit-only, externally tagged).

@@ -146,11 +146,22 @@ impl Node {
         let mut out = Vec::new();
         push(&mut out, "min_properties", &self.min_properties);
         push(&mut out, "max_properties", &self.max_properties);
+        out
+    }
+
+    /// The attributes that need a typed object (`type: object` beside them).
+    pub fn typed_object_attrs(&self) -> Vec<(&'static str, Span)> {
+        let mut out = Vec::new();
         push(&mut out, "map_type", &self.map_type);
         for o in &self.one_of_fields {
             out.push((o.value.0, o.span));
         }
         out
+    }
+
+    /// The attributes that add CEL rules.
+    pub fn rule_attrs(&self) -> Vec<(&'static str, Span)> {
+        self.validations.iter().map(|r| ("validation", r.span)).collect()
     }
 }
 

@@ -760,6 +760,13 @@ impl<'a> Node<'a> {
 
     /// `x-kubernetes-list-type`.
     pub fn list_type(&mut self, value: &str) -> &mut Self {
+        if value == "set" {
+            // Set items must be scalars or atomic objects and arrays.
+            if let Err(e) = make_set(self.schema) {
+                self.generator.problem(e);
+            }
+            return self;
+        }
         self.schema.extensions.x_list_type = Some(value.to_owned());
         if value != "map" {
             self.schema.extensions.x_list_map_keys = None;
@@ -777,6 +784,11 @@ impl<'a> Node<'a> {
         };
         let required = items.value_validation.required.clone().unwrap_or_default();
         let mut ok = true;
+        if items.generic.nullable {
+            self.generator
+                .problem("the items are nullable, and the API server refuses nullable items in a list of type map");
+            ok = false;
+        }
         for key in keys {
             let message = match items.properties.get(*key) {
                 None => Some(format!(
@@ -814,6 +826,11 @@ impl<'a> Node<'a> {
 
     /// `x-kubernetes-map-type`.
     pub fn map_type(&mut self, value: &str) -> &mut Self {
+        if self.schema.generic.type_ != "object" {
+            self.generator
+                .problem("`map_type` needs an object (the API server requires `type: object` beside it)");
+            return self;
+        }
         self.schema.extensions.x_map_type = Some(value.to_owned());
         self
     }
@@ -909,6 +926,26 @@ impl<'a> Node<'a> {
         }
         self
     }
+}
+
+/// Makes the array `s` a list of type `set`, as the API server accepts one: object items
+/// become `x-kubernetes-map-type: atomic`, array items `x-kubernetes-list-type: atomic`; items
+/// that are nullable cannot be in a set (`Err`, and `s` is left as it was).
+pub(crate) fn make_set(s: &mut Structural) -> Result<(), String> {
+    let Some(items) = s.items.as_deref_mut() else {
+        return Err("`list_type` applies to arrays".into());
+    };
+    if items.generic.nullable {
+        return Err("the items are nullable, and the API server refuses nullable items in a list of type set".into());
+    }
+    match items.generic.type_.as_str() {
+        "object" => items.extensions.x_map_type = Some("atomic".into()),
+        "array" => items.extensions.x_list_type = Some("atomic".into()),
+        _ => {}
+    }
+    s.extensions.x_list_type = Some("set".into());
+    s.extensions.x_list_map_keys = None;
+    Ok(())
 }
 
 /// `additionalProperties` of a map's schema.

@@ -45,7 +45,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use kstruct_schema::{NestedValueValidation, Structural, ValueValidation};
 use serde_json::Value;
 
-use super::builders::{ExternalEnum, Object, map_of, tuple};
+use super::builders::{ExternalEnum, Object, make_set, map_of, tuple};
 use super::merge::make_nullable;
 use super::{ArraySchema, CustomResourceSchema, Generator, MapKey, Shape};
 
@@ -289,17 +289,8 @@ impl<T: CustomResourceSchema, const N: usize> CustomResourceSchema for [T; N] {
 /// A set: `x-kubernetes-list-type: set`, where the API server allows it.
 fn set_of<T: CustomResourceSchema>(generator: &mut Generator) -> Structural {
     let mut s = array_of::<T>(generator);
-    let items = s.items.as_deref_mut().expect("items");
-    if items.generic.nullable {
-        // The API server refuses nullable items in a set: the list stays atomic.
-        return s;
-    }
-    match items.generic.type_.as_str() {
-        "object" => items.extensions.x_map_type = Some("atomic".into()),
-        "array" => items.extensions.x_list_type = Some("atomic".into()),
-        _ => {}
-    }
-    s.extensions.x_list_type = Some("set".into());
+    // Nullable items cannot be a set for the API server: the list then stays atomic.
+    let _ = make_set(&mut s);
     s
 }
 

@@ -80,6 +80,17 @@ impl Shape {
         matches!(self, Shape::Unknown | Shape::Object | Shape::Any)
     }
 
+    /// True when `map_type` can apply: the type is written as an object and typed as one.
+    pub const fn admits_map_type(self) -> bool {
+        matches!(self, Shape::Unknown | Shape::Object)
+    }
+
+    /// True when `x-kubernetes-validations` can apply: the API server compiles rules only
+    /// on nodes with a type (or int-or-string), not on free-form values or unions of types.
+    pub const fn admits_rules(self) -> bool {
+        !matches!(self, Shape::Any | Shape::Mixed)
+    }
+
     /// True when `int_or_string` can apply: the type writes integers, strings or anything.
     pub const fn admits_int_or_string(self) -> bool {
         matches!(

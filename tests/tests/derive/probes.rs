@@ -479,7 +479,7 @@ fn p10_defaults_and_p10b_container_default() {
 
 // 11: CEL rules, list and map types, map type on a struct, lengths, patterns, ranges.
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CustomResourceSchema, Arbitrary)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, CustomResourceSchema, Arbitrary)]
 pub struct Item {
     pub name: String,
     pub weight: u8,
@@ -504,6 +504,12 @@ pub struct Extensions {
     pub labels: BTreeMap<String, String>,
     #[kstruct(map_type = "atomic")]
     pub point: Item,
+    /// A set of objects: the items become atomic, as the API server requires.
+    #[kstruct(list_type = "set")]
+    #[proptest(
+        strategy = "few::<Item>().prop_map(|v| { let mut v = v; v.sort_by(|a, b| a.name.cmp(&b.name)); v.dedup(); v })"
+    )]
+    pub unique_items: Vec<Item>,
     #[kstruct(min_length = 1, max_length = 8, pattern = "^[a-z]+$")]
     #[proptest(strategy = "\"[a-z]{1,8}\"")]
     pub name: String,
@@ -522,6 +528,8 @@ fn p11_rules_list_and_map_types() {
     assert_eq!(at(&s, "/properties/items/x-kubernetes-list-map-keys"), &json!(["name"]));
     assert_eq!(at(&s, "/properties/tags/x-kubernetes-list-type"), "set");
     assert_eq!(at(&s, "/properties/point/x-kubernetes-map-type"), "atomic");
+    assert_eq!(at(&s, "/properties/uniqueItems/x-kubernetes-list-type"), "set");
+    assert_eq!(at(&s, "/properties/uniqueItems/items/x-kubernetes-map-type"), "atomic");
 }
 
 // 12: recursion. Without opt-in: a compile error (derive/tests/ui/recursive_direct.rs,

@@ -117,3 +117,36 @@ all_schemas! {
     Page<Point> => "Page",
     Version2 => "Version2",
 }
+
+/// Lifetimes and const generics.
+#[derive(CustomResourceSchema)]
+#[allow(dead_code)] // Only its schema is used.
+pub struct Borrowed<'a, const N: usize> {
+    pub name: std::borrow::Cow<'a, str>,
+    pub fixed: [u8; N],
+}
+
+/// A type parameter used only in a skipped field: as in serde, it needs no bound.
+#[derive(serde::Serialize, CustomResourceSchema)]
+pub struct Phantom<T> {
+    pub name: String,
+    #[serde(skip)]
+    pub marker: std::marker::PhantomData<T>,
+}
+
+/// Not a `CustomResourceSchema`.
+pub struct Opaque;
+
+#[test]
+fn lifetimes_const_generics_and_unused_type_parameters() {
+    assert_eq!(
+        kstruct::schema_for::<Borrowed<'static, 3>>(),
+        json!({"type": "object", "required": ["name", "fixed"], "description": "Lifetimes and const generics.",
+            "properties": {"name": {"type": "string"}, "fixed": {"type": "array", "minItems": 3, "maxItems": 3,
+                "items": {"type": "integer", "format": "int32", "minimum": 0, "maximum": 255}}}})
+    );
+    assert_eq!(
+        kstruct::schema_for::<Phantom<Opaque>>()["properties"],
+        json!({"name": {"type": "string"}})
+    );
+}
