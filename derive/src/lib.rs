@@ -129,8 +129,8 @@ use proc_macro::TokenStream;
 /// | `preserve_unknown_fields` | `x-kubernetes-preserve-unknown-fields: true` |
 /// | `embedded_resource` | `x-kubernetes-embedded-resource: true` and `type: object` |
 /// | `int_or_string` | `x-kubernetes-int-or-string: true` (on a `serde_json::Value`, integers or strings) |
-/// | `list_type = "atomic" \| "set" \| "map"`, `list_map_keys = ["name"]` | `x-kubernetes-list-type` and keys (keys checked against the items: required or defaulted, scalar, not nullable) |
-/// | `map_type = "atomic" \| "granular"` | `x-kubernetes-map-type` (structs and maps) |
+/// | `list_type = "atomic" \| "set" \| "map"`, `list_map_keys = ["name"]` (or repeated `list_map_key = "name"`) | `x-kubernetes-list-type` and keys (keys checked against the items: required or defaulted, scalar, not nullable; set items made atomic) |
+/// | `map_type = "atomic" \| "granular"` (or `struct_type`) | `x-kubernetes-map-type` (structs and maps) |
 /// | `validation(rule = "...", message, message_expression, reason, field_path, optional_old_self)` | one `x-kubernetes-validations` rule, in source order; the rule checked as CEL at compile time (or `validation = "rule"`) |
 /// | `external_docs(url = "...", description = "...")` | `externalDocs` |
 /// | `type = "..."` | replaces the type (for `with` fields) |

@@ -463,7 +463,14 @@ fn parse_node_key(cx: &Ctxt, meta: &ParseNestedMeta, node: &mut Node, place: Pla
             }
             once!(node.list_map_keys, keys)
         }
-        "map_type" => {
+        "list_map_key" => {
+            // controller-gen's repeatable `+listMapKey=name`.
+            let key = meta.value()?.parse::<LitStr>()?.value();
+            let keys = node.list_map_keys.get_or_insert_with(|| Spanned { value: Vec::new(), span });
+            keys.value.push(key);
+            Ok(())
+        }
+        "map_type" | "struct_type" => {
             let lit = meta.value()?.parse::<LitStr>()?;
             let v = lit.value();
             if !["atomic", "granular"].contains(&v.as_str()) {
@@ -472,7 +479,7 @@ fn parse_node_key(cx: &Ctxt, meta: &ParseNestedMeta, node: &mut Node, place: Pla
                     format!("`map_type` must be \"atomic\" or \"granular\", not {v:?}"),
                 ));
             }
-            once!(node.map_type, v)
+            set_once(meta, &mut node.map_type, Spanned { value: v, span }, "map_type")
         }
         "validation" => {
             let rule = parse_rule(cx, meta)?;
@@ -541,7 +548,6 @@ fn hint(key: &str, place: Place) -> String {
         "range" => "; use `minimum`/`maximum`",
         "x_kubernetes_preserve_unknown_fields" => "; use `preserve_unknown_fields`",
         "merge_strategy" => "; use `list_type`, `list_map_keys` or `map_type`",
-        "struct_type" => "; use `map_type` (the API server's x-kubernetes-map-type applies to structs too)",
         _ => "",
     };
     h.to_owned()

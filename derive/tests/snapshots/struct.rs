@@ -192,5 +192,11 @@ const _: () = {
     );
 };
 const _: () = {
+    ::core::assert!(
+        < WidgetSpec as ::kstruct::CustomResourceSchema > ::SHAPE.admits_rules(),
+        "`validation` applies to values of one JSON type (the API server cannot compile rules on free-form values or unions of types), and serde does not write `WidgetSpec` as one of those"
+    );
+};
+const _: () = {
     let _ = <WidgetSpec as ::kstruct::CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
 };

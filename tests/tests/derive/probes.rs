@@ -489,7 +489,7 @@ pub struct Item {
 #[kstruct(validation(rule = "self.items.all(i, i.weight <= self.maxWeight)", message = "too heavy"))]
 #[serde(rename_all = "camelCase")]
 pub struct Extensions {
-    #[kstruct(list_type = "map", list_map_keys = ["name"], max_items = 16)]
+    #[kstruct(list_type = "map", list_map_key = "name", max_items = 16)]
     #[proptest(
         strategy = "prop::collection::btree_map(\"[a-z]{1,4}\", any::<u8>(), 0..4).prop_map(|m| m.into_iter().map(|(name, weight)| Item { name, weight }).collect())"
     )]
@@ -502,7 +502,7 @@ pub struct Extensions {
     #[kstruct(map_type = "atomic")]
     #[proptest(strategy = "few_map()")]
     pub labels: BTreeMap<String, String>,
-    #[kstruct(map_type = "atomic")]
+    #[kstruct(struct_type = "atomic")]
     pub point: Item,
     /// A set of objects: the items become atomic, as the API server requires.
     #[kstruct(list_type = "set")]
