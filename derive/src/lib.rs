@@ -65,8 +65,13 @@ use proc_macro::TokenStream;
 ///   default).
 /// - **Defaults**: serde's `default` (field `Default`, `default = "path"`, container
 ///   `default`) becomes the schema `default`, serialized as serde serializes the field
-///   (`serialize_with` included); not when the field has `skip_serializing_if` (serde would
-///   leave out what the API server then fills in) or serializes to `null`.
+///   (`serialize_with` included, the `null`s of `None`s left out); not when the field has
+///   `skip_serializing_if` (serde would leave out what the API server then fills in) or
+///   serializes to `null`. A `#[kstruct(default = ...)]` is emitted as written: with
+///   `skip_serializing_if`, make it the value serde leaves out. A type's own default is
+///   dropped where a missing value means something else: in `Option` fields, in variants
+///   (a default only on a property every variant has, with the same value), in a flattened
+///   `Option`.
 /// - **`flatten`**: the flattened struct's properties, requirements (unless it is an
 ///   `Option`), constraints and rules become the parent's; a flattened map or
 ///   `serde_json::Value` makes the parent keep unknown fields

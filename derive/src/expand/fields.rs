@@ -103,9 +103,13 @@ impl Gen<'_> {
     pub(crate) fn tuple_body(&mut self, fields: &[SerdeField<'_>], xs: &[ast::Field], owner: &str) -> TokenStream {
         let p = self.p.clone();
         let mut items = Vec::new();
+        let mut always = 0usize;
         for (i, (f, x)) in fields.iter().zip(xs).enumerate() {
             if f.attrs.skip_serializing() {
                 continue;
+            }
+            if f.attrs.skip_serializing_if().is_none() {
+                always += 1;
             }
             let subject = format!("element {i} of {owner}");
             let (_, schema) = self.value_schema(f, x, &subject, true);
@@ -114,7 +118,7 @@ impl Gen<'_> {
         }
         quote! {
             let items = [#(#items),*];
-            #p::tuple(generator, items)
+            #p::tuple(generator, items, #always)
         }
     }
 
@@ -290,6 +294,9 @@ impl Gen<'_> {
             quote!(true)
         } else if has_default {
             quote!(default.is_some())
+        } else if user_deserialize_with && let Some(ty) = &schema_ty {
+            // Required (serde cannot read it missing): an `Option`'s `null` must stay.
+            quote!(<#ty as #k::CustomResourceSchema>::OPTIONAL)
         } else {
             quote!(false)
         };

@@ -697,6 +697,12 @@ fn parse_rule(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Rule> {
             format!("`message_expression` is not valid CEL (the API server refuses it):\n{e}"),
         );
     }
+    if optional_old_self.is_some() && !rule.value().contains("oldSelf") {
+        cx.syn_error(syn::Error::new(
+            span,
+            "`optional_old_self` is set but the rule does not use oldSelf (the API server refuses that)",
+        ));
+    }
     if let Some(m) = &message
         && m.value().contains('\n')
     {

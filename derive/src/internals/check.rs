@@ -242,17 +242,23 @@ fn is_unit(ty: &syn::Type) -> bool {
     }
 }
 
-/// True when `ty` names the container (or `Self`) anywhere, as in `Vec<Box<Tree>>`.
+/// True when `ty` names the container (or `Self`) anywhere, as in `Vec<Box<Tree>>`: by its
+/// bare name only (`v1::Spec` inside `Spec` is another type; real recursion through a path
+/// is still caught, by the compiler's cycle check).
 fn mentions(ty: &syn::Type, ident: &syn::Ident) -> bool {
-    ty.to_token_stream().into_iter().any(|t| tree_mentions(&t, ident))
+    stream_mentions(ty.to_token_stream(), ident)
 }
 
-fn tree_mentions(t: &proc_macro2::TokenTree, ident: &syn::Ident) -> bool {
-    match t {
-        proc_macro2::TokenTree::Ident(i) => i == ident || i == "Self",
-        proc_macro2::TokenTree::Group(g) => g.stream().into_iter().any(|t| tree_mentions(&t, ident)),
+fn stream_mentions(tokens: proc_macro2::TokenStream, ident: &syn::Ident) -> bool {
+    let tokens: Vec<proc_macro2::TokenTree> = tokens.into_iter().collect();
+    tokens.iter().enumerate().any(|(i, t)| match t {
+        proc_macro2::TokenTree::Ident(name) => {
+            let qualified = i > 0 && matches!(&tokens[i - 1], proc_macro2::TokenTree::Punct(p) if p.as_char() == ':');
+            !qualified && (name == ident || name == "Self")
+        }
+        proc_macro2::TokenTree::Group(g) => stream_mentions(g.stream(), ident),
         _ => false,
-    }
+    })
 }
 
 /// True for `Option<...>` written as such (for fields whose type has no schema to ask).

@@ -9,6 +9,8 @@ struct Spec {
     b: i32,
     #[kstruct(validation(rule = "  "))]
     c: i32,
+    #[kstruct(validation(rule = "self > 0", optional_old_self = true))]
+    d: i32,
 }
 
 fn main() {}

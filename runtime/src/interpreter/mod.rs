@@ -2,7 +2,7 @@
 //! [`Structural`] schema. Compiled code must agree with it on every input.
 
 mod default;
-mod nulls;
+pub(crate) mod nulls;
 pub(crate) mod prune;
 mod prune_defaults;
 

@@ -31,15 +31,30 @@ pub const fn deepest<const N: usize>(depths: [usize; N]) -> usize {
 
 /// The schema of a struct field: the present-value schema of `T`, or, when a `null` written
 /// for the field must be kept (it has a default, or it is required), the full schema.
+///
+/// An `Option` field drops a default its inner type has of its own (`#[kstruct(default =
+/// ...)]` on the type): a missing field, or the `null` of `None`, means `None`, which the API
+/// server would otherwise turn into `Some(default)`.
 pub fn field_schema<T: CustomResourceSchema + ?Sized>(generator: &mut Generator, keep_null: bool) -> Structural {
-    if keep_null {
+    let mut s = if keep_null && T::OPTIONAL {
         let mut s = generator.subschema_for::<T>();
-        if T::OPTIONAL {
-            make_nullable(&mut s);
-        }
+        make_nullable(&mut s);
         s
     } else {
         generator.present_subschema_for::<T>()
+    };
+    if T::OPTIONAL {
+        s.generic.default = None;
+    }
+    s
+}
+
+/// Removes the defaults of the properties of `s` (not deeper): where a property may be absent
+/// for reasons the schema cannot see (another variant, a `None`), the API server must not
+/// fill it in.
+fn forget_property_defaults(s: &mut Structural) {
+    for p in s.properties.values_mut() {
+        p.generic.default = None;
     }
 }
 
@@ -179,6 +194,10 @@ impl Object {
         if s.additional_properties.is_some() || s.extensions.x_preserve_unknown_fields {
             self.schema.extensions.x_preserve_unknown_fields = true;
         }
+        if optional {
+            // `None` writes none of these fields: the API server must not add them.
+            forget_property_defaults(&mut s);
+        }
         for (k, p) in s.properties {
             self.insert(generator, &k, p, origin.clone());
         }
@@ -281,7 +300,9 @@ impl ExternalEnum {
         name: &str,
         schema: impl FnOnce(&mut Generator) -> Structural,
     ) {
-        let schema = generator.at(name, schema);
+        let mut schema = generator.at(name, schema);
+        // A variant's key is present only for that variant: no default may add it.
+        schema.generic.default = None;
         self.object.insert(generator, name, schema, format!("variant `{name}`"));
         self.data.push(name.to_owned());
     }
@@ -541,11 +562,14 @@ fn tagged_union(
         }
     }
     for (k, schemas) in by_key {
-        let p = if schemas.len() == 1 {
+        let default = merge::shared_default(&schemas, names.len());
+        let mut p = if schemas.len() == 1 {
             schemas.into_iter().next().flatten().expect("one schema")
         } else {
             generator.at(k.clone(), |g| merge::union(g, schemas))
         };
+        // The property belongs to some variants only: a default would add it to the others.
+        p.generic.default = default;
         s.properties.insert(k, p);
     }
     s.properties.insert(tag.to_owned(), tag_schema);
@@ -559,14 +583,17 @@ fn tagged_union(
 /// The schema of a tuple, tuple struct or tuple variant, from its elements' schemas: serde
 /// writes `[a, b, ...]`, so an array of exactly that many items whose schema is the union of
 /// the elements' (the elements' own schema when they are all of one type).
-pub fn tuple(generator: &mut Generator, items: impl IntoIterator<Item = Structural>) -> Structural {
+///
+/// `always` is how many elements serde always writes: those with `skip_serializing_if` may be
+/// left out, so the array may be shorter.
+pub fn tuple(generator: &mut Generator, items: impl IntoIterator<Item = Structural>, always: usize) -> Structural {
     let branches: Vec<Option<Structural>> = items.into_iter().map(Some).collect();
     let n = branches.len() as i64;
     let mut s = Structural::default();
     s.generic.type_ = "array".into();
     let item = generator.at("[]", |g| merge::union(g, branches));
     s.items = Some(Box::new(item));
-    s.value_validation.min_items = Some(n);
+    s.value_validation.min_items = Some(always as i64);
     s.value_validation.max_items = Some(n);
     s
 }
@@ -609,10 +636,14 @@ impl<'a> Node<'a> {
         Node { schema, generator }
     }
 
-    /// `type`, replacing the type's own (the extensions that stand for a type go).
+    /// `type`, replacing the type's schema: a node of that type with nothing else (but the
+    /// description and title), on which the other attributes then apply.
     pub fn type_(&mut self, type_: &str) -> &mut Self {
-        self.schema.generic.type_ = type_.to_owned();
-        self.schema.extensions.x_int_or_string = false;
+        let mut fresh = Structural::default();
+        fresh.generic.type_ = type_.to_owned();
+        fresh.generic.description = std::mem::take(&mut self.schema.generic.description);
+        fresh.generic.title = std::mem::take(&mut self.schema.generic.title);
+        *self.schema = fresh;
         self
     }
 
@@ -663,10 +694,13 @@ impl<'a> Node<'a> {
         self
     }
 
-    /// `default`.
+    /// `default`, without the `null`s the schema does not allow (serde writes `null` for a
+    /// `None` inside a default; the API server would refuse the default, and reading the
+    /// missing field gives `None` back).
     pub fn default(&mut self, value: Option<Value>) -> &mut Self {
-        if value.is_some() {
-            self.schema.generic.default = value;
+        if let Some(mut v) = value {
+            crate::interpreter::nulls::prune_nulls(&mut v, Some(self.schema));
+            self.schema.generic.default = Some(v);
         }
         self
     }
@@ -784,6 +818,11 @@ impl<'a> Node<'a> {
         };
         let required = items.value_validation.required.clone().unwrap_or_default();
         let mut ok = true;
+        if items.generic.type_ != "object" {
+            self.generator
+                .problem("`list_map_keys` needs items that are objects (the API server requires `type: object`)");
+            ok = false;
+        }
         if items.generic.nullable {
             self.generator
                 .problem("the items are nullable, and the API server refuses nullable items in a list of type map");
@@ -886,7 +925,7 @@ impl<'a> Node<'a> {
                 format!("exactly one of the fields in [{list}] must be set"),
             ),
             _ => (
-                fields
+                escaped
                     .iter()
                     .map(|f| format!("has(self.{f})"))
                     .collect::<Vec<_>>()

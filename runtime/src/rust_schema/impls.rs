@@ -334,7 +334,8 @@ macro_rules! tuples {
                 super::builders::deepest([$($t::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS),+]);
             fn schema(generator: &mut Generator) -> Structural {
                 let items = vec![$(generator.subschema_for::<$t>()),+];
-                tuple(generator, items)
+                let n = items.len();
+                tuple(generator, items, n)
             }
         }
     )*};

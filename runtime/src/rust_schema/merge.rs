@@ -357,7 +357,8 @@ fn copy_object_parts(generator: &mut Generator, s: &mut Structural, values: Vec<
         }
     }
     for (k, schemas) in by_key {
-        let merged = if schemas.len() == 1 {
+        let default = shared_default(&schemas, values.len());
+        let mut merged = if schemas.len() == 1 {
             schemas.into_iter().next().flatten().expect("one schema")
         } else {
             let description = common_description(&schemas);
@@ -365,6 +366,9 @@ fn copy_object_parts(generator: &mut Generator, s: &mut Structural, values: Vec<
             m.generic.description = description;
             m
         };
+        // A default only where every branch has the property with that default: otherwise
+        // the API server would add it to objects of branches that lack it.
+        merged.generic.default = default;
         s.properties.insert(k, merged);
     }
 
@@ -420,6 +424,19 @@ fn copy_object_parts(generator: &mut Generator, s: &mut Structural, values: Vec<
     } else if !alternatives.is_empty() {
         s.value_validation.any_of.extend(alternatives);
     }
+}
+
+/// The default every one of `branches` branches gives a property (`schemas` has the property's
+/// schema in each branch that has it): `None` unless all have it, with the same default.
+pub(crate) fn shared_default(schemas: &[Option<Structural>], branches: usize) -> Option<serde_json::Value> {
+    if schemas.len() != branches {
+        return None;
+    }
+    let first = schemas.first()?.as_ref()?.generic.default.clone()?;
+    schemas
+        .iter()
+        .all(|s| s.as_ref().is_some_and(|s| s.generic.default.as_ref() == Some(&first)))
+        .then_some(first)
 }
 
 fn common_description(schemas: &[Option<Structural>]) -> String {

@@ -283,6 +283,7 @@ pub fn try_schema_for<T: CustomResourceSchema + ?Sized>() -> Result<Value, crate
     let schema = generator.subschema_for::<T>();
     let mut problems = generator.problems;
     problems.extend(structural_problems::<T>(&schema));
+    transition_rule_problems::<T>(&schema, true, "", &mut problems);
     if problems.is_empty() {
         Ok(kstruct_schema::serialize::to_value(&schema))
     } else {
@@ -291,6 +292,56 @@ pub fn try_schema_for<T: CustomResourceSchema + ?Sized>() -> Result<Value, crate
             problems,
         })
     }
+}
+
+/// Rules that use `oldSelf` where the API server cannot pair a value with its old value: it
+/// refuses them ("oldSelf cannot be used on the uncorrelatable portion of the schema"). Values
+/// pair up through object properties and map values (unless the map is atomic) and through
+/// the items of list-type map lists only.
+fn transition_rule_problems<T: ?Sized>(s: &Structural, correlatable: bool, path: &str, out: &mut Vec<Problem>) {
+    kstruct_schema::grow(|| {
+        for rule in s.x_validations.iter().flatten() {
+            if !correlatable && uses_old_self(&rule.rule) {
+                out.push(Problem {
+                    type_name: std::any::type_name::<T>().to_owned(),
+                    path: path.to_owned(),
+                    message: format!(
+                        "the rule `{}` uses oldSelf inside a list that is not a list-type map (or an atomic map): the API server cannot pair old and new values there, and refuses the rule",
+                        rule.rule
+                    ),
+                });
+            }
+        }
+        let by_key = correlatable && s.extensions.x_map_type.as_deref() != Some("atomic");
+        for (k, p) in &s.properties {
+            transition_rule_problems::<T>(p, by_key, &join(path, k), out);
+        }
+        if let Some(ap) = s.additional_properties.as_ref().and_then(|a| a.schema()) {
+            transition_rule_problems::<T>(ap, by_key, &join(path, "[*]"), out);
+        }
+        if let Some(items) = &s.items {
+            let by_map_key = correlatable && s.extensions.x_list_type.as_deref() == Some("map");
+            transition_rule_problems::<T>(items, by_map_key, &join(path, "[]"), out);
+        }
+    })
+}
+
+fn join(path: &str, segment: &str) -> String {
+    if path.is_empty() || segment.starts_with('[') {
+        format!("{path}{segment}")
+    } else {
+        format!("{path}.{segment}")
+    }
+}
+
+/// True when `rule` names `oldSelf` (as a word).
+fn uses_old_self(rule: &str) -> bool {
+    rule.match_indices("oldSelf").any(|(i, _)| {
+        let before = rule[..i].chars().next_back();
+        let after = rule[i + "oldSelf".len()..].chars().next();
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        !word(before) && !word(after)
+    })
 }
 
 /// The structural-schema findings for `schema` as the schema of a field, in the reference's

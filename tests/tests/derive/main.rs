@@ -3,5 +3,6 @@
 
 mod contract;
 mod probes;
+mod regressions;
 mod schemas;
 mod types;

@@ -1,0 +1,310 @@
+//! Cases a review found the derive getting wrong, each now checked: the serde contract on
+//! hand-picked values, or what `try_schema_for` must report.
+
+// Some types here exist for their schema only.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+
+use kstruct::CustomResourceSchema;
+use kstruct_tests::derive_contract::Contract;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+/// A type with a default of its own.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
+#[kstruct(default = Level::Info)]
+enum Level {
+    Info,
+    Debug,
+}
+
+/// An `Option` of it keeps its `null` (else the API server fills in `Info`); a variant holding
+/// it has no default (else `{"B": 1}` would gain an `A`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
+struct TypeDefaults {
+    level: Option<Level>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    skipped: Option<Level>,
+    either: Either,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
+enum Either {
+    A(Level),
+    B(u32),
+}
+
+#[test]
+fn a_types_own_default_does_not_fill_in_none_or_other_variants() {
+    let c = Contract::of::<TypeDefaults>();
+    for v in [
+        TypeDefaults {
+            level: None,
+            skipped: None,
+            either: Either::B(1),
+        },
+        TypeDefaults {
+            level: Some(Level::Debug),
+            skipped: Some(Level::Debug),
+            either: Either::A(Level::Debug),
+        },
+    ] {
+        c.check(&v).unwrap();
+    }
+}
+
+fn seven() -> u32 {
+    7
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
+#[serde(deny_unknown_fields)]
+struct SA {
+    a: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
+struct SB {
+    a: u32,
+    #[serde(default = "seven")]
+    d: u32,
+}
+
+/// A default of one variant's field must not reach the other variants' objects.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
+#[serde(untagged)]
+enum Untagged {
+    A(SA),
+    B(SB),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
+#[serde(tag = "type", deny_unknown_fields)]
+enum Internal {
+    A {
+        y: u32,
+    },
+    B {
+        #[serde(default = "seven")]
+        x: u32,
+    },
+    C,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
+struct VariantDefaults {
+    untagged: Untagged,
+    internal: Internal,
+}
+
+#[test]
+fn defaults_stay_with_their_variant() {
+    let c = Contract::of::<VariantDefaults>();
+    for v in [
+        VariantDefaults {
+            untagged: Untagged::A(SA { a: 1 }),
+            internal: Internal::A { y: 1 },
+        },
+        VariantDefaults {
+            untagged: Untagged::B(SB { a: 1, d: 2 }),
+            internal: Internal::C,
+        },
+        VariantDefaults {
+            untagged: Untagged::B(SB { a: 1, d: 7 }),
+            internal: Internal::B { x: 3 },
+        },
+    ] {
+        c.check(&v).unwrap();
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
+struct Q {
+    #[kstruct(default = 1)]
+    c: u32,
+}
+
+/// A flattened `None` writes nothing, and the API server must not add its fields' defaults.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
+struct FlattenOptionDefaults {
+    n: u32,
+    #[serde(flatten)]
+    o: Option<Q>,
+}
+
+#[test]
+fn a_flattened_none_gets_no_defaults() {
+    let c = Contract::of::<FlattenOptionDefaults>();
+    c.check(&FlattenOptionDefaults { n: 1, o: None }).unwrap();
+    c.check(&FlattenOptionDefaults {
+        n: 1,
+        o: Some(Q { c: 5 }),
+    })
+    .unwrap();
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, CustomResourceSchema)]
+struct Inner {
+    y: Option<u32>,
+    z: u32,
+}
+
+/// A serde default holding `None`s: the default is written without the `null`s the schema
+/// does not allow (the API server refuses a default that does not validate).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
+struct NullsInDefaults {
+    #[serde(default)]
+    inner: Inner,
+    #[kstruct(default = Inner { y: None, z: 2 })]
+    other: Inner,
+}
+
+#[test]
+fn defaults_hold_no_nulls_the_schema_forbids() {
+    let s = kstruct::schema_for::<NullsInDefaults>();
+    assert_eq!(s["properties"]["inner"]["default"], json!({"z": 0}));
+    assert_eq!(s["properties"]["other"]["default"], json!({"z": 2}));
+    let schema = kstruct::Generator::new().subschema_for::<NullsInDefaults>();
+    assert_eq!(
+        kstruct_tests::crd_rules::violations(&schema, false),
+        Vec::<String>::new()
+    );
+}
+
+fn de_opt<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    Option::<u32>::deserialize(d)
+}
+
+/// `deserialize_with` makes an `Option` field required for serde: its `null` must stay.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
+struct DeserializeWith {
+    #[serde(deserialize_with = "de_opt")]
+    x: Option<u32>,
+}
+
+#[test]
+fn deserialize_with_keeps_an_options_null() {
+    let c = Contract::of::<DeserializeWith>();
+    c.check(&DeserializeWith { x: None }).unwrap();
+    c.check(&DeserializeWith { x: Some(1) }).unwrap();
+}
+
+/// A tuple element serde may leave out.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
+struct ShortTuple(
+    u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")] Option<u32>,
+);
+
+#[test]
+fn tuples_may_be_shorter_by_their_skipped_elements() {
+    let c = Contract::of::<ShortTuple>();
+    c.check(&ShortTuple(1, None)).unwrap();
+    c.check(&ShortTuple(1, Some(2))).unwrap();
+    assert_eq!(kstruct::schema_for::<ShortTuple>()["minItems"], 1);
+}
+
+/// Field names CEL cannot spell as they are.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
+#[kstruct(at_least_one_of = ["namespace", "x-y"], exactly_one_of = ["namespace", "x-y"])]
+struct Escaped {
+    namespace: Option<String>,
+    #[serde(rename = "x-y")]
+    x_y: Option<String>,
+}
+
+#[test]
+fn generated_rules_escape_field_names() {
+    let s = kstruct::schema_for::<Escaped>();
+    assert_eq!(
+        s["x-kubernetes-validations"][0]["rule"],
+        "has(self.__namespace__)||has(self.x__dash__y)"
+    );
+    for r in s["x-kubernetes-validations"].as_array().unwrap() {
+        kstruct::schema::cel::check(r["rule"].as_str().unwrap()).unwrap();
+    }
+}
+
+fn as_csv<S: serde::Serializer>(v: &std::collections::BTreeSet<String>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&v.iter().cloned().collect::<Vec<_>>().join(","))
+}
+
+/// `type` replaces the type's schema: nothing of the set's may stay beside `type: string`.
+#[derive(Serialize, CustomResourceSchema)]
+struct TypeOverride {
+    /// Comma-separated tags.
+    #[serde(serialize_with = "as_csv")]
+    #[kstruct(type = "string", pattern = "^[a-z,]*$")]
+    tags: std::collections::BTreeSet<String>,
+}
+
+#[test]
+fn type_replaces_the_whole_schema() {
+    assert_eq!(
+        kstruct::try_schema_for::<TypeOverride>().unwrap()["properties"]["tags"],
+        json!({"type": "string", "pattern": "^[a-z,]*$", "description": "Comma-separated tags."})
+    );
+}
+
+#[derive(Serialize, CustomResourceSchema)]
+#[serde(untagged)]
+enum Entry {
+    Name(String),
+    Full { name: String, v: u32 },
+}
+
+#[derive(Serialize, CustomResourceSchema)]
+struct ListMapOfUnions {
+    #[kstruct(list_map_keys = ["name"])]
+    entries: Vec<Entry>,
+}
+
+#[derive(Serialize, CustomResourceSchema)]
+struct Item {
+    #[kstruct(immutable)]
+    name: String,
+}
+
+#[derive(Serialize, CustomResourceSchema)]
+struct OldSelfInLists {
+    atomic: Vec<Item>,
+    by_name: BTreeMap<String, Item>,
+    #[kstruct(list_type = "map", list_map_keys = ["name"])]
+    keyed: Vec<Item>,
+}
+
+#[test]
+fn what_only_generation_can_find_is_reported() {
+    let e = kstruct::try_schema_for::<ListMapOfUnions>().unwrap_err().to_string();
+    assert!(e.contains("`list_map_keys` needs items that are objects"), "{e}");
+    let e = kstruct::try_schema_for::<OldSelfInLists>().unwrap_err().to_string();
+    assert!(
+        e.contains("at `atomic[].name`: the rule `self == oldSelf` uses oldSelf"),
+        "{e}"
+    );
+    assert!(!e.contains("by_name"), "map values pair by key: {e}");
+    assert!(!e.contains("keyed"), "list-type map items pair by key: {e}");
+}
+
+mod v1 {
+    /// An older version of the spec.
+    #[derive(serde::Serialize, kstruct::CustomResourceSchema)]
+    pub struct Spec {
+        pub size: u32,
+    }
+}
+
+/// A field of another type with the same name is not recursion.
+#[derive(Serialize, CustomResourceSchema)]
+struct Spec {
+    legacy: Option<v1::Spec>,
+}
+
+#[test]
+fn a_same_named_type_of_another_module_is_not_recursion() {
+    assert_eq!(
+        kstruct::schema_for::<Spec>()["properties"]["legacy"]["properties"]["size"]["type"],
+        "integer"
+    );
+}
