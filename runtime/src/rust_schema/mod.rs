@@ -267,7 +267,8 @@ impl Generator {
 /// ```
 pub fn schema_for<T: CustomResourceSchema + ?Sized>() -> Value {
     let mut generator = Generator::new();
-    let schema = generator.subschema_for::<T>();
+    let mut schema = generator.subschema_for::<T>();
+    transition_rule_problems::<T>(&mut schema, true, "", &mut Vec::new());
     kstruct_schema::serialize::to_value(&schema)
 }
 
@@ -280,10 +281,10 @@ pub fn schema_for<T: CustomResourceSchema + ?Sized>() -> Value {
 /// ```
 pub fn try_schema_for<T: CustomResourceSchema + ?Sized>() -> Result<Value, crate::Error> {
     let mut generator = Generator::new();
-    let schema = generator.subschema_for::<T>();
+    let mut schema = generator.subschema_for::<T>();
     let mut problems = generator.problems;
+    transition_rule_problems::<T>(&mut schema, true, "", &mut problems);
     problems.extend(structural_problems::<T>(&schema));
-    transition_rule_problems::<T>(&schema, true, "", &mut problems);
     if problems.is_empty() {
         Ok(kstruct_schema::serialize::to_value(&schema))
     } else {
@@ -294,14 +295,19 @@ pub fn try_schema_for<T: CustomResourceSchema + ?Sized>() -> Result<Value, crate
     }
 }
 
-/// Rules that use `oldSelf` where the API server cannot pair a value with its old value: it
-/// refuses them ("oldSelf cannot be used on the uncorrelatable portion of the schema"). Values
-/// pair up through object properties and map values (unless the map is atomic) and through
-/// the items of list-type map lists only.
-fn transition_rule_problems<T: ?Sized>(s: &Structural, correlatable: bool, path: &str, out: &mut Vec<Problem>) {
+/// Removes (and reports) the rules that use `oldSelf` where the API server cannot pair a
+/// value with its old value: it refuses them ("oldSelf cannot be used on the uncorrelatable
+/// portion of the schema"). Values pair up through object properties and map values (unless
+/// the map is atomic) and through the items of list-type map lists only.
+fn transition_rule_problems<T: ?Sized>(s: &mut Structural, correlatable: bool, path: &str, out: &mut Vec<Problem>) {
     kstruct_schema::grow(|| {
-        for rule in s.x_validations.iter().flatten() {
-            if !correlatable && uses_old_self(&rule.rule) {
+        if let Some(rules) = s.x_validations.as_mut()
+            && !correlatable
+        {
+            rules.retain(|rule| {
+                if !uses_old_self(&rule.rule) {
+                    return true;
+                }
                 out.push(Problem {
                     type_name: std::any::type_name::<T>().to_owned(),
                     path: path.to_owned(),
@@ -310,17 +316,21 @@ fn transition_rule_problems<T: ?Sized>(s: &Structural, correlatable: bool, path:
                         rule.rule
                     ),
                 });
+                false
+            });
+            if rules.is_empty() {
+                s.x_validations = None;
             }
         }
         let by_key = correlatable && s.extensions.x_map_type.as_deref() != Some("atomic");
-        for (k, p) in &s.properties {
+        for (k, p) in s.properties.iter_mut() {
             transition_rule_problems::<T>(p, by_key, &join(path, k), out);
         }
-        if let Some(ap) = s.additional_properties.as_ref().and_then(|a| a.schema()) {
+        if let Some(ap) = s.additional_properties.as_mut().and_then(|a| a.schema_mut()) {
             transition_rule_problems::<T>(ap, by_key, &join(path, "[*]"), out);
         }
-        if let Some(items) = &s.items {
-            let by_map_key = correlatable && s.extensions.x_list_type.as_deref() == Some("map");
+        let by_map_key = correlatable && s.extensions.x_list_type.as_deref() == Some("map");
+        if let Some(items) = s.items.as_deref_mut() {
             transition_rule_problems::<T>(items, by_map_key, &join(path, "[]"), out);
         }
     })

@@ -285,6 +285,17 @@ fn what_only_generation_can_find_is_reported() {
     );
     assert!(!e.contains("by_name"), "map values pair by key: {e}");
     assert!(!e.contains("keyed"), "list-type map items pair by key: {e}");
+    // schema_for leaves the rule out, so that the API server accepts the rest.
+    let s = kstruct::schema_for::<OldSelfInLists>();
+    assert!(
+        s["properties"]["atomic"]["items"]["properties"]["name"]
+            .get("x-kubernetes-validations")
+            .is_none()
+    );
+    assert_eq!(
+        s["properties"]["keyed"]["items"]["properties"]["name"]["x-kubernetes-validations"][0]["rule"],
+        "self == oldSelf"
+    );
 }
 
 mod v1 {
