@@ -59,20 +59,10 @@ struct Port {
 }
 
 fn crd_file() -> std::path::PathBuf {
-    let crd = json!({
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": "widgets.example.com"},
-        "spec": {
-            "group": "example.com",
-            "names": {"kind": "Widget", "listKind": "WidgetList", "plural": "widgets", "singular": "widget"},
-            "scope": "Namespaced",
-            "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
-                "type": "object",
-                "properties": {"spec": kstruct::try_schema_for::<WidgetSpec>().expect("a schema")},
-            }}}],
-        },
-    });
+    let crd = kstruct_tests::derive_contract::crd_document(json!({
+        "type": "object",
+        "properties": {"spec": kstruct::try_schema_for::<WidgetSpec>().expect("a schema")},
+    }));
     let dir = std::env::temp_dir().join(format!("kstruct-cli-derive-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("widgets.yaml");

@@ -15,6 +15,22 @@ use serde_json::{Value, json};
 
 use crate::value_validation::validate;
 
+/// A CRD document (group `example.com`, kind `Widget`, one version `v1`) whose version schema
+/// is `root`.
+pub fn crd_document(root: Value) -> Value {
+    json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {
+            "group": "example.com",
+            "names": {"kind": "Widget", "listKind": "WidgetList", "plural": "widgets", "singular": "widget"},
+            "scope": "Namespaced",
+            "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": root}}],
+        },
+    })
+}
+
 /// The key injected where serde ignores unknown keys.
 pub const INJECTED: &str = "kstructInjected";
 

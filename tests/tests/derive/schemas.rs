@@ -47,18 +47,7 @@ pub(crate) fn check<T: CustomResourceSchema + ?Sized>(name: &str) -> Vec<String>
 }
 
 fn lint_as_crd(root: &Structural) -> Vec<String> {
-    let doc = json!({
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": "probes.contract.kstruct.io"},
-        "spec": {
-            "group": "contract.kstruct.io",
-            "names": {"kind": "Probe", "listKind": "ProbeList", "plural": "probes", "singular": "probe"},
-            "scope": "Namespaced",
-            "versions": [{"name": "v1", "served": true, "storage": true,
-                          "schema": {"openAPIV3Schema": kstruct::schema::serialize::to_value(root)}}],
-        },
-    });
+    let doc = kstruct_tests::derive_contract::crd_document(kstruct::schema::serialize::to_value(root));
     // The document as text and back, as a file would be read.
     let doc: serde_json::Value = serde_json::from_str(&doc.to_string()).expect("json");
     let crd = CustomResourceDefinition::from_value(&doc).expect("a CRD");
