@@ -13,7 +13,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::merge::{self, make_nullable};
-use super::{CustomResourceSchema, Generator};
+use super::{CustomResourceSchema, Generator, typed};
 
 /// The largest of `depths` (for the recursion check, see
 /// [`CustomResourceSchema::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS`]).
@@ -127,10 +127,8 @@ impl Default for Object {
 impl Object {
     /// An object with no properties yet.
     pub fn new() -> Object {
-        let mut schema = Structural::default();
-        schema.generic.type_ = "object".into();
         Object {
-            schema,
+            schema: typed("object"),
             required: Vec::new(),
             origin: BTreeMap::new(),
         }
@@ -164,10 +162,7 @@ impl Object {
 
     /// Adds the tag property of an internally tagged struct (`#[serde(tag = "...")]`).
     pub fn tag(&mut self, generator: &mut Generator, tag: &str, value: &str) {
-        let mut s = Structural::default();
-        s.generic.type_ = "string".into();
-        s.value_validation.enum_ = vec![Value::String(value.to_owned())];
-        self.property(generator, tag, true, |_| s);
+        self.property(generator, tag, true, |_| unit_enum(&[value]));
     }
 
     /// Merges the schema of a `#[serde(flatten)]` field: its properties (and requirements,
@@ -260,8 +255,7 @@ impl Object {
 /// A unit-only enum: `type: string` with the serialized names as `enum`, in declaration
 /// order.
 pub fn unit_enum(names: &[&str]) -> Structural {
-    let mut s = Structural::default();
-    s.generic.type_ = "string".into();
+    let mut s = typed("string");
     s.value_validation.enum_ = names.iter().map(|n| Value::String((*n).to_owned())).collect();
     s
 }
@@ -439,8 +433,7 @@ impl InternalEnum {
 
     /// The enum's schema.
     pub fn finish(self, generator: &mut Generator) -> Structural {
-        let mut tag = unit_enum(&self.names.iter().map(String::as_str).collect::<Vec<_>>());
-        tag.generic.description.clear();
+        let tag = unit_enum(&self.names.iter().map(String::as_str).collect::<Vec<_>>());
         tagged_union(generator, &self.tag, &self.names, tag, self.variants)
     }
 }
@@ -531,8 +524,7 @@ fn tagged_union(
     tag_schema: Structural,
     variants: Vec<(String, Structural)>,
 ) -> Structural {
-    let mut s = Structural::default();
-    s.generic.type_ = "object".into();
+    let mut s = typed("object");
     let mut by_key: BTreeMap<String, Vec<Option<Structural>>> = BTreeMap::new();
     // One branch per tag value, so that `oneOf` holds whichever the tag is; needed only when
     // some variant has requirements of its own.
@@ -589,8 +581,7 @@ fn tagged_union(
 pub fn tuple(generator: &mut Generator, items: impl IntoIterator<Item = Structural>, always: usize) -> Structural {
     let branches: Vec<Option<Structural>> = items.into_iter().map(Some).collect();
     let n = branches.len() as i64;
-    let mut s = Structural::default();
-    s.generic.type_ = "array".into();
+    let mut s = typed("array");
     let item = generator.at("[]", |g| merge::union(g, branches));
     s.items = Some(Box::new(item));
     s.value_validation.min_items = Some(always as i64);
@@ -989,8 +980,7 @@ pub(crate) fn make_set(s: &mut Structural) -> Result<(), String> {
 
 /// `additionalProperties` of a map's schema.
 pub fn map_of(values: Structural) -> Structural {
-    let mut s = Structural::default();
-    s.generic.type_ = "object".into();
+    let mut s = typed("object");
     s.additional_properties = Some(AdditionalProperties::Schema(Box::new(values)));
     s
 }

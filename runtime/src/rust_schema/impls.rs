@@ -46,14 +46,8 @@ use kstruct_schema::{NestedValueValidation, Structural, ValueValidation};
 use serde_json::Value;
 
 use super::builders::{ExternalEnum, Object, make_set, map_of, tuple};
-use super::merge::make_nullable;
-use super::{ArraySchema, CustomResourceSchema, Generator, MapKey, Shape};
-
-fn typed(type_: &str) -> Structural {
-    let mut s = Structural::default();
-    s.generic.type_ = type_.into();
-    s
-}
+use super::merge::{any_of_shape, make_nullable};
+use super::{ArraySchema, CustomResourceSchema, Generator, MapKey, Shape, typed};
 
 fn integer(format: &str, minimum: Option<f64>, maximum: Option<f64>) -> Structural {
     let mut s = typed("integer");
@@ -403,10 +397,7 @@ impl CustomResourceSchema for std::time::SystemTime {
 impl CustomResourceSchema for Value {
     const SHAPE: Shape = Shape::Any;
     fn schema(_: &mut Generator) -> Structural {
-        let mut s = Structural::default();
-        s.extensions.x_preserve_unknown_fields = true;
-        s.generic.nullable = true;
-        s
+        any_of_shape(Shape::Any)
     }
 }
 

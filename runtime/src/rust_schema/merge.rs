@@ -20,7 +20,7 @@
 
 use kstruct_schema::{AdditionalProperties, NestedValueValidation, Structural, ValueValidation};
 
-use super::{Generator, Shape};
+use super::{Generator, Shape, typed};
 
 /// Makes `s` admit `null`, keeping its `enum` (if any) out of the way of `null`: the API
 /// server checks a `null` against `enum` even under `nullable: true` and always rejects it,
@@ -42,30 +42,34 @@ pub fn make_nullable(s: &mut Structural) {
 
 /// The schema of a recursion point: any value of the given shape, kept as it is.
 pub(crate) fn any_of_shape(shape: Shape) -> Structural {
-    let mut s = Structural::default();
     match shape {
         Shape::Object => {
-            s.generic.type_ = "object".into();
+            let mut s = typed("object");
             s.extensions.x_preserve_unknown_fields = true;
+            s
         }
         Shape::Array => {
-            s.generic.type_ = "array".into();
-            let mut items = Structural::default();
-            items.extensions.x_preserve_unknown_fields = true;
-            items.generic.nullable = true;
-            s.items = Some(Box::new(items));
+            let mut s = typed("array");
+            s.items = Some(Box::new(any_of_shape(Shape::Unknown)));
+            s
         }
-        Shape::Boolean => s.generic.type_ = "boolean".into(),
-        Shape::Integer => s.generic.type_ = "integer".into(),
-        Shape::Number => s.generic.type_ = "number".into(),
-        Shape::String => s.generic.type_ = "string".into(),
-        Shape::IntOrString => s.extensions.x_int_or_string = true,
+        Shape::Boolean => typed("boolean"),
+        Shape::Integer => typed("integer"),
+        Shape::Number => typed("number"),
+        Shape::String => typed("string"),
+        Shape::IntOrString => {
+            let mut s = Structural::default();
+            s.extensions.x_int_or_string = true;
+            s
+        }
+        // Any JSON value, `null` included.
         _ => {
+            let mut s = Structural::default();
             s.extensions.x_preserve_unknown_fields = true;
             s.generic.nullable = true;
+            s
         }
     }
-    s
 }
 
 /// The kind of JSON value a branch admits.
@@ -147,12 +151,6 @@ fn is_enum_only(n: &NestedValueValidation) -> bool {
     let mut rest = n.clone();
     rest.value_validation.enum_.clear();
     !n.value_validation.enum_.is_empty() && rest == NestedValueValidation::default()
-}
-
-fn typed(type_: &str) -> Structural {
-    let mut s = Structural::default();
-    s.generic.type_ = type_.into();
-    s
 }
 
 /// Schemas of one kind merged into one.

@@ -131,6 +131,13 @@ pub trait ArraySchema: CustomResourceSchema {
 )]
 pub trait MapKey {}
 
+/// A schema node of JSON type `type_` with nothing else.
+pub(crate) fn typed(type_: &str) -> Structural {
+    let mut s = Structural::default();
+    s.generic.type_ = type_.into();
+    s
+}
+
 /// Builds schemas: holds what is needed across a whole type's schema (the types being built,
 /// to stop at recursion, and the problems found).
 ///
@@ -236,14 +243,9 @@ impl Generator {
     }
 
     fn path_string(&self) -> String {
-        let mut out = String::new();
-        for seg in &self.path {
-            if !out.is_empty() && !seg.starts_with('[') {
-                out.push('.');
-            }
-            out.push_str(seg);
-        }
-        out
+        self.path
+            .iter()
+            .fold(String::new(), |path, segment| join(&path, segment))
     }
 }
 
@@ -266,10 +268,16 @@ impl Generator {
 /// );
 /// ```
 pub fn schema_for<T: CustomResourceSchema + ?Sized>() -> Value {
+    kstruct_schema::serialize::to_value(&generate::<T>().0)
+}
+
+/// `T`'s schema, with what had to be left out of it.
+fn generate<T: CustomResourceSchema + ?Sized>() -> (Structural, Vec<Problem>) {
     let mut generator = Generator::new();
     let mut schema = generator.subschema_for::<T>();
-    transition_rule_problems::<T>(&mut schema, true, "", &mut Vec::new());
-    kstruct_schema::serialize::to_value(&schema)
+    let mut problems = generator.problems;
+    transition_rule_problems::<T>(&mut schema, true, "", &mut problems);
+    (schema, problems)
 }
 
 /// [`schema_for`], or every problem with `T`'s schema: what could not be done, and anything
@@ -280,10 +288,7 @@ pub fn schema_for<T: CustomResourceSchema + ?Sized>() -> Value {
 /// assert_eq!(kstruct::try_schema_for::<bool>().unwrap(), serde_json::json!({"type": "boolean"}));
 /// ```
 pub fn try_schema_for<T: CustomResourceSchema + ?Sized>() -> Result<Value, crate::Error> {
-    let mut generator = Generator::new();
-    let mut schema = generator.subschema_for::<T>();
-    let mut problems = generator.problems;
-    transition_rule_problems::<T>(&mut schema, true, "", &mut problems);
+    let (schema, mut problems) = generate::<T>();
     problems.extend(structural_problems::<T>(&schema));
     if problems.is_empty() {
         Ok(kstruct_schema::serialize::to_value(&schema))
@@ -336,6 +341,7 @@ fn transition_rule_problems<T: ?Sized>(s: &mut Structural, correlatable: bool, p
     })
 }
 
+/// `path` with `segment` added: `.name`, or `[..]` as it is.
 fn join(path: &str, segment: &str) -> String {
     if path.is_empty() || segment.starts_with('[') {
         format!("{path}{segment}")
@@ -357,8 +363,7 @@ fn uses_old_self(rule: &str) -> bool {
 /// The structural-schema findings for `schema` as the schema of a field, in the reference's
 /// words, with the path relative to the field.
 fn structural_problems<T: ?Sized>(schema: &Structural) -> Vec<Problem> {
-    let mut root = Structural::default();
-    root.generic.type_ = "object".into();
+    let mut root = typed("object");
     root.properties.insert("value".into(), schema.clone());
     kstruct_schema::validation::validate_structural(&Path::nil(), &root)
         .into_iter()
