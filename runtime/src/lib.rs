@@ -10,6 +10,8 @@
 //!   object-safe trait;
 //! - [`decode`]: the API server's write path (fieldValidation Strict/Warn/Ignore) and read
 //!   path, from raw bytes;
+//! - [`CustomResource`]: custom resources as Rust types (`#[derive(CustomResourceSchema)]`
+//!   with resource attributes), their CRDs ([`apiextensions`]) and [`merge_crds`];
 //! - [`Interpreter`]: the `Pipeline` that walks a schema: the executable specification that
 //!   compiled code is checked against, and the fallback for CRDs only known at run time;
 //! - [`Registry`]: CRDs loaded at run time, by group, version and kind;
@@ -49,6 +51,7 @@ pub mod json;
 pub mod objectmeta;
 mod pipeline;
 mod registry;
+mod resource;
 mod rust_schema;
 
 pub use decode::{BodyFormat, DecodeOptions, Decoded, FieldValidation, Rejection};
@@ -57,6 +60,10 @@ pub use interpreter::Interpreter;
 pub use kstruct_schema as schema;
 pub use pipeline::{GroupVersionKind, Pipeline, PruneOptions, PruneReport};
 pub use registry::{RegisteredCrd, Registry, parse_group_version};
+pub use resource::{
+    CustomResource, ManagedFieldsEntry, ObjectMeta, OwnerReference, PrinterColumn, Resource, Scale, apiextensions,
+    crd_for, merge_crds, try_crd_for,
+};
 #[doc(hidden)]
 pub use rust_schema::__private;
 pub use rust_schema::{

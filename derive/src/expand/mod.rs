@@ -4,6 +4,7 @@
 mod enums;
 mod fields;
 mod node;
+mod resource;
 #[cfg(test)]
 mod tests;
 
@@ -28,9 +29,12 @@ pub fn derive(input: &syn::DeriveInput) -> TokenStream {
         None => quote!(::kstruct),
     };
     let mut g = Gen::new(&cont, k.clone());
-    let expanded = g.expand();
+    let mut expanded = g.expand();
     for e in g.errors {
         cx.syn_error(e);
+    }
+    if let Some(r) = resource_of(&cx, &cont) {
+        expanded.extend(resource::expand(&k, &r, &input.ident, &input.vis));
     }
     match cx.check() {
         Ok(()) => expanded,
@@ -40,6 +44,31 @@ pub fn derive(input: &syn::DeriveInput) -> TokenStream {
             quote!(#errors #fallback)
         }
     }
+}
+
+/// The resource a spec type's attributes describe, if they do (errors in `cx`).
+fn resource_of<'a>(cx: &Ctxt, cont: &'a ast::Container) -> Option<crate::internals::resource::Resource<'a>> {
+    let attrs = &cont.attrs.resource;
+    attrs.first?;
+    if cont.serde.generics.params.iter().next().is_some() {
+        cx.error_spanned_by(
+            cont.serde.generics,
+            "a spec type with resource attributes cannot have generic parameters: a CRD has one schema per version",
+        );
+        return None;
+    }
+    // The spec's serialized field names, when the macro knows them all.
+    let fields = match &cont.serde.data {
+        Data::Struct(Style::Struct, fields) if !fields.iter().any(|f| f.attrs.flatten()) => Some(
+            fields
+                .iter()
+                .filter(|f| !f.attrs.skip_serializing())
+                .map(|f| f.attrs.name().serialize_name().value.clone())
+                .collect::<Vec<_>>(),
+        ),
+        _ => None,
+    };
+    crate::internals::resource::resolve(cx, attrs, &cont.serde.ident, fields.as_deref())
 }
 
 /// A stub impl, for when the derive reports errors.

@@ -101,3 +101,26 @@ fn generic_and_transparent() {
         },
     );
 }
+
+#[test]
+fn a_resource() {
+    check(
+        "resource",
+        quote::quote! {
+            /// A widget's desired state.
+            #[kstruct(
+                group = "example.com",
+                version = "v1",
+                kind = "Widget",
+                namespaced,
+                status = "WidgetStatus",
+                shortname = "wd",
+                printcolumn(name = "Size", type = "integer", json_path = ".spec.size"),
+                scale(spec_replicas_path = ".spec.size", status_replicas_path = ".status.size"),
+            )]
+            pub struct WidgetSpec {
+                pub size: i32,
+            }
+        },
+    );
+}

@@ -177,6 +177,8 @@ pub struct Container {
     pub node: Node,
     /// `crate = "path"` / `crate = path`: where `kstruct` is.
     pub crate_path: Option<syn::Path>,
+    /// The resource attributes (`group`, `version`, `kind`, ...), when the type is a spec.
+    pub resource: super::resource::Attrs,
 }
 
 /// `#[kstruct(...)]` on a field.
@@ -253,6 +255,10 @@ impl Container {
                 }
                 c.crate_path = Some(path);
                 return Ok(());
+            }
+            let key = path_name(&meta.path);
+            if super::resource::KEYS.contains(&key.as_str()) {
+                return c.resource.parse(meta, &key);
             }
             parse_node_key(cx, meta, &mut c.node, Place::Container)
         });

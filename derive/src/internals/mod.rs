@@ -5,3 +5,4 @@
 pub mod ast;
 pub mod attr;
 pub mod check;
+pub mod resource;

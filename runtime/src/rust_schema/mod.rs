@@ -386,6 +386,7 @@ pub mod __private {
     //! it changes with the derive.
     pub use super::builders::*;
     pub use super::merge::{make_nullable, union};
+    pub use crate::resource::root as resource;
     pub use serde;
     pub use serde_json;
 }

@@ -4,5 +4,6 @@
 mod contract;
 mod probes;
 mod regressions;
+mod resources;
 mod schemas;
 mod types;
