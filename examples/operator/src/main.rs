@@ -2,18 +2,43 @@
 //! through the API server's write path (fieldValidation Warn, then Strict) with code that
 //! `build.rs` compiled from the CRDs, and the results print as the API server would answer.
 //!
-//! Run it with `cargo run -p kstruct-example-operator` (optionally with manifest files).
+//! Objects of the operator's own kinds are then read into its Rust types: the whole loop,
+//! types -> CRD YAML -> compiled decoders -> typed objects.
+//!
+//! Run it with `cargo run -p kstruct-example-operator` (optionally with manifest files);
+//! `cargo run -p kstruct-example-operator -- write-crds` rewrites `crds/` from the types.
 
 use std::process::ExitCode;
 
 use kstruct::{DecodeOptions, Error, FieldValidation, Pipeline};
+use kstruct_example_operator::crds;
+use kstruct_example_operator::types::MaintenanceNightlyJob;
 
-mod crds {
-    include!(concat!(env!("OUT_DIR"), "/crds.rs"));
+fn write_crds() -> ExitCode {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crds");
+    let files = match kstruct_example_operator::crd_files() {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    for (name, yaml) in files {
+        let path = dir.join(name);
+        if let Err(e) = std::fs::write(&path, yaml) {
+            eprintln!("error: {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+        println!("wrote {}", path.display());
+    }
+    ExitCode::SUCCESS
 }
 
 fn main() -> ExitCode {
     let mut paths: Vec<String> = std::env::args().skip(1).collect();
+    if paths.first().map(String::as_str) == Some("write-crds") {
+        return write_crds();
+    }
     if paths.is_empty() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/manifests");
         let mut found: Vec<String> = std::fs::read_dir(dir)
@@ -59,6 +84,21 @@ fn main() -> ExitCode {
                         println!("Warning: {w}");
                     }
                     println!("stored: {}", kstruct::schema::go::marshal_json(&decoded.object));
+                    // The operator's own kind, read into its Rust type.
+                    if decoded.object["kind"] == "MaintenanceNightlyJob" {
+                        match serde_json::from_value::<MaintenanceNightlyJob>(decoded.object.clone()) {
+                            Ok(job) => println!(
+                                "typed: {} runs {:?} on {} machine(s) as {}:{}, timeout {} s",
+                                job.metadata.name.as_deref().unwrap_or("?"),
+                                job.spec.shell.trim(),
+                                job.spec.machines.len(),
+                                job.spec.run_as.user,
+                                job.spec.run_as.group,
+                                job.spec.timeout_seconds
+                            ),
+                            Err(e) => println!("typed: does not read as a MaintenanceNightlyJob: {e}"),
+                        }
+                    }
                 }
                 Err(e) => {
                     println!("Error from server (BadRequest): {e}");

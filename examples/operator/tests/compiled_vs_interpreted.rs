@@ -1,22 +1,17 @@
 //! The example's compiled CRDs decode its manifests exactly as the interpreter does.
 
 use kstruct::{DecodeOptions, FieldValidation, Registry};
-
-mod crds {
-    include!(concat!(env!("OUT_DIR"), "/crds.rs"));
-}
+use kstruct_example_operator::crds;
 
 #[test]
 fn compiled_decoding_equals_interpreted_decoding() {
     let root = env!("CARGO_MANIFEST_DIR");
     let mut interpreted = Registry::new();
     for crd in [
-        "backups.example.com.yaml",
-        "maintenancenightlyjobs.operations.example.com.yaml",
+        "../crds/backups.example.com.yaml",
+        "crds/maintenancenightlyjobs.operations.example.com.yaml",
     ] {
-        interpreted
-            .load_file(&std::path::Path::new(root).join("../crds").join(crd))
-            .unwrap();
+        interpreted.load_file(&std::path::Path::new(root).join(crd)).unwrap();
     }
     let mut documents = 0;
     for entry in std::fs::read_dir(std::path::Path::new(root).join("manifests")).unwrap() {

@@ -64,6 +64,27 @@ impl Interpreter {
         }
     }
 
+    /// An interpreter for the custom resource type `R` (its schema as
+    /// [`schema_for`](crate::schema_for) generates it, serving its kind and version only): the
+    /// API server's treatment of `R` objects, with no CRD file in between.
+    ///
+    /// ```
+    /// use kstruct::{CustomResourceSchema, DecodeOptions, Interpreter, Pipeline};
+    ///
+    /// #[derive(serde::Serialize, serde::Deserialize, Clone, Debug, CustomResourceSchema)]
+    /// #[kstruct(group = "x.io", version = "v1", kind = "Backup")]
+    /// struct BackupSpec { #[kstruct(default = 3)] size: u32 }
+    ///
+    /// let body = br#"{"apiVersion": "x.io/v1", "kind": "Backup", "spec": {}}"#;
+    /// let decoded = Interpreter::for_kind::<Backup>().decode(body, &DecodeOptions::default()).unwrap();
+    /// assert_eq!(decoded.object["spec"]["size"], 3);
+    /// ```
+    pub fn for_kind<R: crate::CustomResource>() -> Interpreter {
+        let r = R::RESOURCE;
+        let schema = crate::Generator::new().subschema_for::<R>();
+        Interpreter::new(Some(schema)).with_resource(GroupVersionKind::new(r.group, r.version, r.kind))
+    }
+
     /// Serves `resource` only: decoding treats the interpreter as a CRD with this one version
     /// (see [`Pipeline::resource`]).
     pub fn with_resource(mut self, resource: GroupVersionKind) -> Interpreter {
