@@ -46,12 +46,13 @@ pub mod compiled;
 pub mod decode;
 mod error;
 pub mod input;
+pub mod interop;
 pub mod interpreter;
 pub mod json;
 pub mod objectmeta;
 mod pipeline;
 mod registry;
-mod resource;
+pub(crate) mod resource;
 mod rust_schema;
 
 pub use decode::{BodyFormat, DecodeOptions, Decoded, FieldValidation, Rejection};

@@ -33,6 +33,12 @@ pub fn derive(input: &syn::DeriveInput) -> TokenStream {
     for e in g.errors {
         cx.syn_error(e);
     }
+    if !g.generic {
+        // `schemars::JsonSchema` too, when kstruct's `schemars` feature is on (for kube-rs).
+        let ident = &input.ident;
+        let name = ident.to_string();
+        expanded.extend(quote!(#k::__impl_json_schema!(#ident; #name);));
+    }
     if let Some(r) = resource_of(&cx, &cont) {
         expanded.extend(resource::expand(&k, &r, &input.ident, &input.vis));
     }

@@ -38,18 +38,19 @@ impl<'a> Container<'a> {
         let private = syn::Ident::new("__private", proc_macro2::Span::call_site());
         let serde = serde_ast::Container::from_ast(cx, input, serde_derive_internals::Derive::Serialize, &private)?;
         let attrs = attr::Container::from_ast(cx, &input.attrs);
+        let k: syn::Path = attrs.crate_path.clone().unwrap_or_else(|| syn::parse_quote!(::kstruct));
         let container_docs = docs(&input.attrs);
         let mut fields = Vec::new();
         let mut variants = Vec::new();
         match &serde.data {
-            serde_ast::Data::Struct(_, fs) => fields = fs.iter().map(|f| Field::from_ast(cx, f.original)).collect(),
+            serde_ast::Data::Struct(_, fs) => fields = fs.iter().map(|f| Field::from_ast(cx, f.original, &k)).collect(),
             serde_ast::Data::Enum(vs) => {
                 variants = vs
                     .iter()
                     .map(|v| Variant {
                         attrs: attr::Variant::from_ast(cx, &v.original.attrs),
                         docs: docs(&v.original.attrs),
-                        fields: v.fields.iter().map(|f| Field::from_ast(cx, f.original)).collect(),
+                        fields: v.fields.iter().map(|f| Field::from_ast(cx, f.original, &k)).collect(),
                     })
                     .collect()
             }
@@ -65,11 +66,47 @@ impl<'a> Container<'a> {
 }
 
 impl Field {
-    fn from_ast(cx: &Ctxt, field: &syn::Field) -> Field {
+    fn from_ast(cx: &Ctxt, field: &syn::Field, k: &syn::Path) -> Field {
+        let mut attrs = attr::Field::from_ast(cx, &field.attrs);
+        if let Some(span) = attrs.schemars {
+            if attrs.schema_as.is_some() || attrs.schema_with.is_some() {
+                cx.syn_error(syn::Error::new(
+                    span,
+                    "use one of `schemars`, `schema_as` and `schema_with`",
+                ));
+            } else {
+                // The field's schemars schema, through kstruct's bridge; an `Option` stays an
+                // `Option` (not required, as serde reads it missing).
+                let ty = &field.ty;
+                let bridged: syn::Type = match option_inner(ty) {
+                    Some(inner) => {
+                        syn::parse_quote_spanned!(span=> ::core::option::Option<#k::__private::Schemars<#inner>>)
+                    }
+                    None => syn::parse_quote_spanned!(span=> #k::__private::Schemars<#ty>),
+                };
+                attrs.schema_as = Some(attr::Spanned { value: bridged, span });
+            }
+        }
         Field {
-            attrs: attr::Field::from_ast(cx, &field.attrs),
+            attrs,
             docs: docs(&field.attrs),
         }
+    }
+}
+
+/// `T` of a field type written `Option<T>`.
+fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    if last.ident != "Option" {
+        return None;
+    }
+    match &last.arguments {
+        syn::PathArguments::AngleBracketed(a) if a.args.len() == 1 => match a.args.first()? {
+            syn::GenericArgument::Type(t) => Some(t),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

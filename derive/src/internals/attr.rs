@@ -190,6 +190,8 @@ pub struct Field {
     pub immutable: Option<Span>,
     pub schema_with: Option<Spanned<syn::Path>>,
     pub schema_as: Option<Spanned<syn::Type>>,
+    /// `schemars`: the schema from the field type's `schemars::JsonSchema`.
+    pub schemars: Option<Span>,
 }
 
 /// `#[kstruct(...)]` on a variant.
@@ -276,6 +278,7 @@ impl Field {
                 "optional" => set_flag(meta, &mut f.optional, "optional"),
                 "required" => set_flag(meta, &mut f.required, "required"),
                 "immutable" => set_flag(meta, &mut f.immutable, "immutable"),
+                "schemars" => set_flag(meta, &mut f.schemars, "schemars"),
                 "schema_with" => {
                     let value = meta.value()?;
                     let path: syn::Path = if value.peek(LitStr) {
@@ -545,7 +548,7 @@ fn hint(key: &str, place: Place) -> String {
         "rename" | "rename_all" | "skip" | "flatten" | "alias" | "tag" | "untagged" => {
             "; serde's attributes are read from #[serde(...)]"
         }
-        "optional" | "required" | "immutable" | "schema_with" | "schema_as" if place != Place::Field => {
+        "optional" | "required" | "immutable" | "schema_with" | "schema_as" | "schemars" if place != Place::Field => {
             "; it is a field attribute"
         }
         "crate" => "; it is a container attribute",

@@ -49,3 +49,4 @@ impl ::kstruct::CustomResourceSchema for Mode {
 const _: () = {
     let _ = <Mode as ::kstruct::CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
 };
+::kstruct::__impl_json_schema!(Mode; "Mode");

@@ -45,3 +45,4 @@ const _: () = {
 const _: () = {
     let _ = <Probe as ::kstruct::CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
 };
+::kstruct::__impl_json_schema!(Probe; "Probe");

@@ -29,6 +29,7 @@ impl ::kstruct::CustomResourceSchema for WidgetSpec {
 const _: () = {
     let _ = <WidgetSpec as ::kstruct::CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
 };
+::kstruct::__impl_json_schema!(WidgetSpec; "WidgetSpec");
 /// A `Widget` (`example.com/v1`): the custom resource whose spec is [`WidgetSpec`].
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct Widget {

@@ -200,3 +200,4 @@ const _: () = {
 const _: () = {
     let _ = <WidgetSpec as ::kstruct::CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
 };
+::kstruct::__impl_json_schema!(WidgetSpec; "WidgetSpec");

@@ -56,3 +56,4 @@ impl ::kstruct::CustomResourceSchema for Target {
 const _: () = {
     let _ = <Target as ::kstruct::CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
 };
+::kstruct::__impl_json_schema!(Target; "Target");

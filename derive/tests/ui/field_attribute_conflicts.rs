@@ -15,6 +15,8 @@ struct Spec {
     d: Inner,
     #[kstruct(schema_with = schema, schema_as = String)]
     e: String,
+    #[kstruct(schemars, schema_as = String)]
+    f: String,
 }
 
 #[derive(serde::Serialize, CustomResourceSchema)]

@@ -33,6 +33,8 @@ pub mod root;
 
 pub use crd::{crd_for, try_crd_for};
 pub use merge::merge_crds;
+#[allow(unused_imports)] // Used by the interop features.
+pub(crate) use object_meta::embedded_object_meta;
 pub use object_meta::{ManagedFieldsEntry, ObjectMeta, OwnerReference};
 
 use apiextensions::CustomResourceDefinition;

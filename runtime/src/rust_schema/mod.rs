@@ -386,7 +386,12 @@ pub mod __private {
     //! it changes with the derive.
     pub use super::builders::*;
     pub use super::merge::{make_nullable, union};
+    pub use crate::interop::Schemars;
+    #[cfg(feature = "schemars")]
+    pub use crate::interop::schemars::json_schema_of;
     pub use crate::resource::root as resource;
+    #[cfg(feature = "schemars")]
+    pub use ::schemars;
     pub use serde;
     pub use serde_json;
 }

@@ -1,0 +1,224 @@
+//! Interop: k8s-openapi's types in derived specs (feature `k8s-openapi`), the schemars bridge
+//! both ways (feature `schemars`), and a realistic operator's CRD with an embedded pod
+//! template pinned as YAML (`tests/interop/<name>.yaml`; `UPDATE_SNAPSHOTS=1` rewrites it).
+
+use std::path::PathBuf;
+
+use k8s_openapi::api::core::v1::{PodTemplateSpec, ResourceRequirements, Toleration};
+use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{Condition, LabelSelector, Time};
+use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+use kstruct::schema::field::Path;
+use kstruct::schema::validation::validate_structural;
+use kstruct::{CustomResource, CustomResourceSchema};
+use kstruct_tests::crd_rules::violations;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+/// A worker pool: a Deployment-like operator's spec, embedding a pod template.
+#[derive(CustomResourceSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[kstruct(
+    group = "apps.example.com",
+    version = "v1",
+    kind = "WorkerPool",
+    namespaced,
+    status = "WorkerPoolStatus",
+    shortname = "wp",
+    derive(PartialEq),
+    printcolumn(name = "Desired", integer = ".spec.replicas"),
+    printcolumn(name = "Ready", integer = ".status.readyReplicas"),
+    scale(
+        spec_replicas_path = ".spec.replicas",
+        status_replicas_path = ".status.replicas",
+        label_selector_path = ".status.selector"
+    )
+)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkerPoolSpec {
+    /// Workers to run.
+    #[serde(default = "one")]
+    #[kstruct(minimum = 0)]
+    pub replicas: i32,
+    /// Which pods belong to the pool.
+    pub selector: LabelSelector,
+    /// The workers' pods.
+    pub template: PodTemplateSpec,
+    /// Surge during updates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_surge: Option<IntOrString>,
+    /// Resources of the pool's sidecar.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sidecar_resources: Option<ResourceRequirements>,
+    /// Extra tolerations.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tolerations: Vec<Toleration>,
+    /// Scratch space per worker.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scratch: Option<Quantity>,
+    /// Queue settings, from a type that only has a schemars schema.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[kstruct(schemars)]
+    pub queue: Option<QueueSettings>,
+}
+
+fn one() -> i32 {
+    1
+}
+
+/// A type from a crate that only derives `schemars::JsonSchema`.
+#[derive(schemars::JsonSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct QueueSettings {
+    /// Queue name.
+    pub name: String,
+    /// Messages fetched at once.
+    pub batch: Option<u16>,
+    /// Acknowledgements.
+    pub mode: QueueMode,
+}
+
+/// How messages are acknowledged.
+#[derive(schemars::JsonSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub enum QueueMode {
+    /// Redelivered until acknowledged.
+    AtLeastOnce,
+    /// Never redelivered.
+    AtMostOnce,
+}
+
+/// What the operator observed.
+#[derive(CustomResourceSchema, Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkerPoolStatus {
+    /// Workers running.
+    #[serde(default)]
+    pub replicas: i32,
+    /// Workers ready.
+    #[serde(default)]
+    pub ready_replicas: i32,
+    /// The workers' label selector, for the HPA.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selector: Option<String>,
+    /// When the pool last scaled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_scale_time: Option<Time>,
+    /// Conditions, one per type.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[kstruct(list_type = "map", list_map_keys = ["type"])]
+    pub conditions: Vec<Condition>,
+}
+
+#[test]
+fn a_pod_template_operator_crd_is_pinned_and_accepted() {
+    let crd = WorkerPool::try_crd().expect("the CRD");
+    let yaml = crd.to_yaml();
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/interop/workerpools.apps.example.com.yaml");
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, &yaml).unwrap();
+    } else {
+        let pinned = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            pinned == yaml,
+            "the CRD differs from {} (UPDATE_SNAPSHOTS=1 rewrites it)",
+            path.display()
+        );
+    }
+    let doc = kstruct::schema::yaml::to_json_strict(&yaml).unwrap();
+    let read = kstruct::schema::crd::CustomResourceDefinition::from_value(&doc).unwrap();
+    let schema = read.versions[0].structural().unwrap().unwrap();
+    let errors = validate_structural(&Path::nil(), &schema);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(violations(&schema, true), Vec::<String>::new());
+
+    let v = crd.to_value();
+    let spec = &v["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"];
+    // The template's metadata keeps what a pod template may set, as controller-gen writes it.
+    assert_eq!(
+        spec["template"]["properties"]["metadata"]["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["annotations", "finalizers", "labels", "name", "namespace"]
+    );
+    assert_eq!(spec["scratch"]["x-kubernetes-int-or-string"], true);
+    assert!(spec["scratch"]["pattern"].is_string());
+    assert_eq!(
+        spec["maxSurge"],
+        json!({"description": "Surge during updates.", "x-kubernetes-int-or-string": true})
+    );
+    assert_eq!(
+        spec["queue"]["properties"]["mode"],
+        json!({"description": "Acknowledgements.", "type": "string", "enum": ["AtLeastOnce", "AtMostOnce"]})
+    );
+    let status = &v["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["status"]["properties"];
+    assert_eq!(status["lastScaleTime"]["format"], "date-time");
+    println!(
+        "CRD with a pod template: {} bytes of JSON, {} of YAML",
+        crd.to_json().len(),
+        yaml.len()
+    );
+}
+
+#[test]
+fn objects_with_k8s_types_decode_strictly_and_come_back() {
+    let spec: WorkerPoolSpec = serde_json::from_value(json!({
+        "replicas": 2,
+        "selector": {"matchLabels": {"app": "w"}},
+        "template": {"metadata": {"labels": {"app": "w"}},
+                     "spec": {"containers": [{"name": "w", "image": "worker:1",
+                                              "resources": {"limits": {"cpu": "500m", "memory": "1Gi"}},
+                                              "ports": [{"containerPort": 8080}]}]}},
+        "maxSurge": "25%",
+        "scratch": "10Gi",
+        "queue": {"name": "jobs", "batch": 10, "mode": "AtLeastOnce"},
+    }))
+    .unwrap();
+    let pool = WorkerPool::new("pool", spec);
+    let body = serde_json::to_vec(&pool).unwrap();
+    let strict = kstruct::DecodeOptions {
+        field_validation: kstruct::FieldValidation::Strict,
+        format: kstruct::BodyFormat::Json,
+    };
+    use kstruct::Pipeline;
+    let decoded = kstruct::Interpreter::for_kind::<WorkerPool>()
+        .decode(&body, &strict)
+        .unwrap();
+    assert!(decoded.warnings.is_empty(), "{:?}", decoded.warnings);
+    let back: WorkerPool = serde_json::from_value(decoded.object).unwrap();
+    assert_eq!(back, pool);
+}
+
+#[test]
+fn derived_types_are_schemars_types_with_the_same_schema() {
+    let ours = kstruct::schema_for::<WorkerPoolStatus>();
+    let theirs = schemars::SchemaGenerator::default().subschema_for::<WorkerPoolStatus>();
+    assert_eq!(theirs.to_value(), ours);
+    assert!(<WorkerPoolStatus as schemars::JsonSchema>::inline_schema());
+}
+
+#[test]
+fn what_schemars_cannot_make_structural_is_reported() {
+    #[derive(schemars::JsonSchema, Serialize)]
+    #[serde(untagged)]
+    #[allow(dead_code)]
+    enum StringOrList {
+        One(String),
+        Many(Vec<String>),
+    }
+    #[derive(CustomResourceSchema, Serialize)]
+    struct Spec {
+        #[kstruct(schemars)]
+        value: StringOrList,
+    }
+    let err = kstruct::try_schema_for::<Spec>().unwrap_err().to_string();
+    assert!(
+        err.contains("`anyOf` of values of different types (string, array)"),
+        "{err}"
+    );
+    // The schema itself leaves the field free-form rather than wrong.
+    assert_eq!(
+        kstruct::schema_for::<Spec>()["properties"]["value"],
+        json!({"x-kubernetes-preserve-unknown-fields": true})
+    );
+}
