@@ -100,7 +100,38 @@ fn substitutes() -> BTreeMap<&'static str, Value> {
 
 /// `T`'s structural schema as a schemars schema (what the derive's `JsonSchema` impl
 /// returns).
+///
+/// One rewrite keeps it intact through kube-rs' `StructuralSchemaRewriter`: that rewrite
+/// moves the `properties` of every `oneOf`/`anyOf` alternative into the parent (and panics
+/// when two alternatives give a property different schemas), which would undo how an
+/// internally tagged enum ties each tag to its variant's fields. An alternative with
+/// `properties` is written as `{allOf: [alternative]}` instead: the same constraint, which the
+/// rewrite leaves alone.
 #[doc(hidden)]
 pub fn json_schema_of<T: crate::CustomResourceSchema + ?Sized>() -> ::schemars::Schema {
-    ::schemars::Schema::try_from(crate::schema_for::<T>()).unwrap_or_else(|_| ::schemars::Schema::default())
+    let mut v = crate::schema_for::<T>();
+    shield_alternatives(&mut v);
+    ::schemars::Schema::try_from(v).unwrap_or_else(|_| ::schemars::Schema::default())
+}
+
+fn shield_alternatives(v: &mut Value) {
+    kstruct_schema::grow(|| match v {
+        Value::Object(m) => {
+            for key in ["oneOf", "anyOf"] {
+                if let Some(Value::Array(alternatives)) = m.get_mut(key) {
+                    for a in alternatives.iter_mut() {
+                        if a.get("properties").is_some() {
+                            let inner = std::mem::take(a);
+                            *a = serde_json::json!({"allOf": [inner]});
+                        }
+                    }
+                }
+            }
+            for child in m.values_mut() {
+                shield_alternatives(child);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(shield_alternatives),
+        _ => {}
+    })
 }
