@@ -144,10 +144,43 @@ use proc_macro::TokenStream;
 /// `Option` keeps its `null`), `immutable` (controller-gen's rule `self == oldSelf`; for an
 /// optional field also the parent's "immutable once set"), `schema_as = Type` (the schema of
 /// another type serde writes the same way), `schema_with = path` (a
-/// `fn(&mut kstruct::Generator) -> kstruct::schema::Structural`).
+/// `fn(&mut kstruct::Generator) -> kstruct::schema::Structural`), `schemars` (the schema of
+/// the field type's `schemars::JsonSchema`, converted; needs kstruct's `schemars` feature).
 ///
 /// On types only: `at_most_one_of = ["a", "b"]`, `exactly_one_of`, `at_least_one_of`
 /// (controller-gen's CEL rules), `crate = "path"` (where `kstruct` is).
+///
+/// With kstruct's `schemars` feature, a derived type without type parameters also implements
+/// `schemars::JsonSchema` (inline), returning its structural schema: kube-rs'
+/// `#[derive(CustomResource)]` accepts it as a spec.
+///
+/// # Resource attributes
+///
+/// On a spec type, `group`, `version` and `kind` (all three) make it a custom resource's spec:
+/// the derive generates, beside it, the root type named after the kind (or `root = "Name"`)
+/// with `metadata: kstruct::ObjectMeta`, `spec`, and `status: Option<S>` when `status = "S"`
+/// names a status type; `new(name, spec)`; serde impls (`apiVersion` and `kind` first); and
+/// `kstruct::CustomResource`, whose `crd()` is the complete CRD. The root derives `Clone` and
+/// `Debug` (so the spec and status need them), and whatever `derive(...)` adds.
+///
+/// | attribute | CRD |
+/// |---|---|
+/// | `group = "example.com"`, `version = "v1"`, `kind = "Widget"` | `spec.group`, the version's `name`, `names.kind` (and `listKind`) |
+/// | `plural`, `singular` | `names.plural` (default: lower-case kind + `s`, `es` or `ies`), `names.singular` (default: lower-case kind) |
+/// | `shortname = "w"`, `category = "all"` (repeatable) | `names.shortNames`, `names.categories` |
+/// | `namespaced` | `scope: Namespaced` (default `Cluster`) |
+/// | `status = "Type"` | the `status` field and `subresources.status` |
+/// | `printcolumn(name, type, json_path, description, format, priority)` or `printcolumn(name, integer = ".spec.replicas", ...)` | `additionalPrinterColumns` |
+/// | `scale(spec_replicas_path, status_replicas_path, label_selector_path)` | `subresources.scale` |
+/// | `selectable = ".spec.color"` (repeatable) | `selectableFields` |
+/// | `served = false`, `storage = false`, `deprecated`, `deprecated = "warning"`, `deprecation_warning = "..."` | the version's flags |
+/// | `label("k", "v")`, `annotation("k", "v")` | the CRD's labels and annotations |
+/// | `doc = "..."` | the root schema's description |
+/// | `derive(PartialEq, ...)` | more derives on the root type |
+///
+/// Names, groups and versions are checked as the API server checks them, printer-column types
+/// and formats too, and every path's start (`.spec.<a field the spec has>`, `.status` only with
+/// a status type) at compile time; `try_crd()` resolves whole paths in the generated schema.
 ///
 /// # Compile-time errors
 ///

@@ -12,6 +12,8 @@
 //!   path, from raw bytes;
 //! - [`CustomResource`]: custom resources as Rust types (`#[derive(CustomResourceSchema)]`
 //!   with resource attributes), their CRDs ([`apiextensions`]) and [`merge_crds`];
+//! - [`interop`]: JSON Schema from other generators, the `schemars` bridge (feature
+//!   `schemars`) and k8s-openapi's types (feature `k8s-openapi`);
 //! - [`Interpreter`]: the `Pipeline` that walks a schema: the executable specification that
 //!   compiled code is checked against, and the fallback for CRDs only known at run time;
 //! - [`Registry`]: CRDs loaded at run time, by group, version and kind;
@@ -21,6 +23,10 @@
 //! - [`input`]: reading manifests (JSON or YAML streams) as kubectl does;
 //! - [`json`]: a JSON decoder that reads bodies as the API server does (U+FFFD, int64/float64,
 //!   10,000 levels, duplicate keys).
+//!
+//! Features: `derive` (on by default: `#[derive(CustomResourceSchema)]`), `schemars` (the
+//! schemars 1.x bridge, for kube-rs), `k8s-openapi` (schemas of k8s-openapi's types; it picks
+//! no Kubernetes version).
 //!
 //! ```
 //! use kstruct::{Interpreter, Pipeline, PruneOptions};
