@@ -2,9 +2,10 @@
 //! both ways (feature `schemars`), and a realistic operator's CRD with an embedded pod
 //! template pinned as YAML (`tests/interop/<name>.yaml`; `UPDATE_SNAPSHOTS=1` rewrites it).
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use k8s_openapi::api::core::v1::{PodTemplateSpec, ResourceRequirements, Toleration};
+use k8s_openapi::api::core::v1::{EnvVar, PodTemplateSpec, ResourceRequirements, Toleration};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{Condition, LabelSelector, Time};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
@@ -15,7 +16,8 @@ use kstruct_tests::crd_rules::violations;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-/// A worker pool: a Deployment-like operator's spec, embedding a pod template.
+/// A worker pool: a Deployment-like operator's spec, embedding a pod template (30+ fields
+/// with the nested ones: enums, maps, sets, defaults, validations, k8s-openapi types).
 #[derive(CustomResourceSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[kstruct(
     group = "apps.example.com",
@@ -59,10 +61,145 @@ pub struct WorkerPoolSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[kstruct(schemars)]
     pub queue: Option<QueueSettings>,
+    /// Stop reconciling.
+    #[serde(default)]
+    pub paused: bool,
+    /// Seconds a new worker must be ready before it counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[kstruct(minimum = 0)]
+    pub min_ready_seconds: Option<i32>,
+    /// Old revisions kept.
+    #[serde(default = "ten")]
+    #[kstruct(minimum = 0, maximum = 100)]
+    pub revision_history_limit: i32,
+    /// How workers are replaced.
+    #[serde(default)]
+    pub strategy: UpdateStrategy,
+    /// Scaling on load.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub autoscaling: Option<Autoscaling>,
+    /// Node pools by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub node_pools: BTreeMap<String, NodePool>,
+    /// Environment of every worker.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[kstruct(list_type = "map", list_map_keys = ["name"])]
+    pub env: Vec<EnvVar>,
+    /// The service account.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[kstruct(pattern = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", max_length = 63)]
+    pub service_account: Option<String>,
+    /// Scheduling priority.
+    #[serde(default)]
+    pub priority: Priority,
+    /// Free-form worker configuration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config: Option<serde_json::Value>,
+    /// Port of the metrics endpoint.
+    #[serde(default = "metrics_port")]
+    pub metrics_port: u16,
+    /// How long a worker may take to stop.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[kstruct(pattern = "^[0-9]+(s|m|h)$")]
+    pub shutdown_grace: Option<String>,
 }
 
 fn one() -> i32 {
     1
+}
+
+fn ten() -> i32 {
+    10
+}
+
+fn metrics_port() -> u16 {
+    9090
+}
+
+/// How workers are replaced.
+#[derive(CustomResourceSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(tag = "type")]
+pub enum UpdateStrategy {
+    /// A few at a time.
+    #[serde(rename_all = "camelCase")]
+    RollingUpdate {
+        /// Workers that may be down at once.
+        max_unavailable: IntOrString,
+    },
+    /// All at once.
+    Recreate,
+}
+
+impl Default for UpdateStrategy {
+    fn default() -> Self {
+        UpdateStrategy::RollingUpdate {
+            max_unavailable: IntOrString::String("25%".into()),
+        }
+    }
+}
+
+/// Scaling on load.
+#[derive(CustomResourceSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+#[kstruct(validation(
+    rule = "self.minReplicas <= self.maxReplicas",
+    message = "minReplicas above maxReplicas"
+))]
+pub struct Autoscaling {
+    /// The fewest workers.
+    #[kstruct(minimum = 1)]
+    pub min_replicas: i32,
+    /// The most workers.
+    pub max_replicas: i32,
+    /// CPU use to aim for, in percent.
+    #[serde(default = "seventy")]
+    #[kstruct(minimum = 1, maximum = 100)]
+    pub target_cpu_percent: u8,
+    /// How fast to follow the load.
+    #[serde(default)]
+    pub behavior: Behavior,
+}
+
+fn seventy() -> u8 {
+    70
+}
+
+/// How fast scaling follows the load.
+#[derive(CustomResourceSchema, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Default)]
+pub enum Behavior {
+    /// At once.
+    Fast,
+    /// Over minutes.
+    #[default]
+    Smooth,
+}
+
+/// A pool of nodes workers may run on.
+#[derive(CustomResourceSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct NodePool {
+    /// The machine type.
+    #[kstruct(pattern = "^[a-z0-9.-]+$")]
+    pub instance_type: String,
+    /// Zones (a set).
+    #[serde(default)]
+    pub zones: std::collections::BTreeSet<String>,
+    /// Spot instances.
+    #[serde(default)]
+    pub spot: bool,
+}
+
+/// Scheduling priority.
+#[derive(CustomResourceSchema, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Priority {
+    /// Preemptible.
+    Low,
+    /// The default.
+    #[default]
+    Normal,
+    /// Never preempted.
+    High,
 }
 
 /// A type from a crate that only derives `schemars::JsonSchema`.
@@ -106,6 +243,24 @@ pub struct WorkerPoolStatus {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[kstruct(list_type = "map", list_map_keys = ["type"])]
     pub conditions: Vec<Condition>,
+    /// The generation last acted on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observed_generation: Option<i64>,
+    /// Where the pool is in its life.
+    #[serde(default)]
+    pub phase: Phase,
+}
+
+/// Where a pool is in its life.
+#[derive(CustomResourceSchema, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Default)]
+pub enum Phase {
+    /// Not yet reconciled.
+    #[default]
+    Pending,
+    /// Workers running.
+    Running,
+    /// Something is wrong (see the conditions).
+    Degraded,
 }
 
 #[test]
@@ -172,6 +327,12 @@ fn objects_with_k8s_types_decode_strictly_and_come_back() {
         "maxSurge": "25%",
         "scratch": "10Gi",
         "queue": {"name": "jobs", "batch": 10, "mode": "AtLeastOnce"},
+        "strategy": {"type": "Recreate"},
+        "autoscaling": {"minReplicas": 1, "maxReplicas": 5, "behavior": "Fast"},
+        "nodePools": {"general": {"instanceType": "m7.large", "zones": ["a", "b"]}},
+        "env": [{"name": "MODE", "value": "batch"}],
+        "config": {"anything": [1, "two", {"three": null}]},
+        "shutdownGrace": "30s",
     }))
     .unwrap();
     let pool = WorkerPool::new("pool", spec);
@@ -187,6 +348,28 @@ fn objects_with_k8s_types_decode_strictly_and_come_back() {
     assert!(decoded.warnings.is_empty(), "{:?}", decoded.warnings);
     let back: WorkerPool = serde_json::from_value(decoded.object).unwrap();
     assert_eq!(back, pool);
+}
+
+#[test]
+fn the_api_servers_defaults_are_serdes_defaults() {
+    // A minimal object: the API server fills in the schema's defaults; serde fills in its own.
+    let minimal = json!({"apiVersion": "apps.example.com/v1", "kind": "WorkerPool", "metadata": {"name": "p"},
+        "spec": {"selector": {}, "template": {}, "autoscaling": {"minReplicas": 1, "maxReplicas": 2}},
+        "status": {}});
+    let by_serde: WorkerPool = serde_json::from_value(minimal.clone()).unwrap();
+    let decoded = {
+        use kstruct::Pipeline;
+        kstruct::Interpreter::for_kind::<WorkerPool>()
+            .decode(minimal.to_string().as_bytes(), &kstruct::DecodeOptions::default())
+            .unwrap()
+    };
+    let by_server: WorkerPool = serde_json::from_value(decoded.object.clone()).unwrap();
+    assert_eq!(by_server, by_serde);
+    assert_eq!(
+        decoded.object["spec"]["strategy"],
+        json!({"type": "RollingUpdate", "maxUnavailable": "25%"})
+    );
+    assert_eq!(decoded.object["spec"]["autoscaling"]["targetCpuPercent"], 70);
 }
 
 #[test]
