@@ -69,6 +69,10 @@ func run(body []byte, isYAML, strict bool) (fatal *string, serrs []string, obj m
 	if err := json.Unmarshal(data, &findKind); err != nil {
 		return f("couldn't get version/kind; json parse error: " + err.Error()), serrs, nil
 	}
+	// The meta factory's Interpret parses the group version before anything else decodes.
+	if strings.Count(findKind.APIVersion, "/") >= 2 && findKind.APIVersion != "/" {
+		return f("unexpected GroupVersion string: " + findKind.APIVersion), serrs, nil
+	}
 	m := map[string]interface{}{}
 	if strict {
 		if isYAML {

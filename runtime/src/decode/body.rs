@@ -86,6 +86,7 @@ fn read_json(body: &[u8], strict: bool) -> Result<Read, Failure> {
             }
         }
     }
+    let outcome = outcome.and_then(|()| pre.group_version());
     if let Err(cause) = outcome {
         dispose(value);
         return Err(Failure::new(cause));
@@ -131,6 +132,7 @@ fn read_yaml(body: &[u8], strict: bool) -> Result<Read, Failure> {
         Vec::new()
     };
     let value = converted.value;
+    let outcome = outcome.and_then(|()| pre.group_version());
     if let Err(cause) = outcome {
         dispose(value);
         return Err(Failure::new(cause));
@@ -153,8 +155,8 @@ fn trim_json_space(b: &[u8]) -> &[u8] {
     &b[start..end]
 }
 
-/// The decoded object, unless it fails to name its kind: `kind` must be a non-empty string and
-/// `apiVersion` must parse (an unparsable apiVersion empties the whole group/version/kind).
+/// The decoded object, unless it fails to name its kind: `kind` must be a non-empty string (an
+/// unparsable `apiVersion` was refused earlier, by the pre-parse).
 /// `data` renders what the missing-kind message quotes.
 fn finish(
     value: Value,
@@ -217,6 +219,12 @@ impl PreParse {
                 "couldn't get version/kind; json parse error: json: cannot unmarshal {kind} into Go struct field .{key} of type string"
             )),
         }
+    }
+
+    /// The meta factory's `Interpret` parses the group version right after reading it:
+    /// `apiVersion: a/b/c` fails there, before anything else is decoded.
+    fn group_version(&self) -> Result<(), String> {
+        crate::parse_group_version(&self.api_version).map(|_| ())
     }
 
     /// The kind and version the serializer reports with a later decoding error.

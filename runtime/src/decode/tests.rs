@@ -162,13 +162,52 @@ fn a_repeated_object_reports_what_its_values_repeat() {
 }
 
 #[test]
+fn api_version_must_parse_before_anything_else() {
+    // The meta factory parses the group version right after the pre-parse (more than one `/`
+    // is an error), before the kind is looked at and before strict decoding.
+    for (body, api_version) in [
+        (r#"{"apiVersion": "a/b/c", "kind": "Widget"}"#, "a/b/c"),
+        (r#"{"apiVersion": "a//b"}"#, "a//b"),
+        (
+            r#"{"apiVersion": "v1", "APIVERSION": "x/y/z", "kind": "Widget", "kind": "Widget"}"#,
+            "x/y/z",
+        ),
+        ("apiVersion: a/b/c\nkind: Widget\n", "a/b/c"),
+    ] {
+        for mode in [FieldValidation::Strict, FieldValidation::Warn, FieldValidation::Ignore] {
+            let r = rejected(body, mode);
+            assert_eq!(
+                r.cause,
+                format!("unexpected GroupVersion string: {api_version}"),
+                "{body}"
+            );
+            assert!(r.strict_errors.is_empty());
+            assert!(
+                r.message.starts_with(&format!(
+                    "the object provided is unrecognized (must be of type Widget): unexpected GroupVersion string: {api_version} ("
+                )),
+                "{}",
+                r.message
+            );
+        }
+    }
+    // One slash or none parses: `/v1` is the core group, `a/` a group without a version.
+    for body in [
+        r#"{"apiVersion": "/v1", "kind": "Widget"}"#,
+        r#"{"apiVersion": "a/", "kind": "Widget"}"#,
+    ] {
+        let result = widget().decode(body.as_bytes(), &opts(FieldValidation::Warn));
+        assert!(!format!("{result:?}").contains("GroupVersion"), "{result:?}");
+    }
+}
+
+#[test]
 fn kind_must_be_named() {
     for body in [
         r#"{"apiVersion": "example.com/v1"}"#,
         r#"{"apiVersion": "example.com/v1", "kind": ""}"#,
         r#"{"apiVersion": "example.com/v1", "kind": null}"#,
         r#"{"apiVersion": "example.com/v1", "Kind": "Widget"}"#,
-        r#"{"apiVersion": "a/b/c", "kind": "Widget"}"#,
         "null",
     ] {
         let r = rejected(body, FieldValidation::Warn);

@@ -145,9 +145,6 @@ fn validate_metadata(s: &Structural, check_metadata: bool, lvl: Level, path: &Pa
     }
     rest.generic.type_.clear();
     rest.generic.default = None;
-    // The reference's model has no `example`/`externalDocs`: they cannot make a difference.
-    rest.generic.example = None;
-    rest.generic.external_docs = None;
     if rest != Structural::default() {
         errs.push(FieldError::forbidden(
             path,

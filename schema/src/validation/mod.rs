@@ -161,6 +161,15 @@ mod tests {
                 object(json!({"metadata": {"type": "object", "properties": {"labels": {"type": "object"}}}})),
                 "properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified",
             ),
+            // `externalDocs` and `example` are fields of the reference's Generic: they count.
+            (
+                object(json!({"metadata": {"type": "object", "externalDocs": {"url": "https://example.com"}}})),
+                "properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified",
+            ),
+            (
+                object(json!({"metadata": {"type": "object", "example": {"name": "x"}}})),
+                "properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified",
+            ),
             (
                 object(json!({"metadata": {"type": "string"}})),
                 "properties[metadata].type: Invalid value: \"string\": must be object",

@@ -144,6 +144,10 @@ fn plain_is_safe(s: &str) -> bool {
     if s.starts_with("---") || s.starts_with("...") {
         return false;
     }
+    // A plain `<<` is YAML 1.1's merge key: as a key it would merge a map into its parent.
+    if s == "<<" {
+        return false;
+    }
     if s.contains(": ") || s.contains(" #") || s.contains(['\n', '\r', '\t']) {
         return false;
     }
@@ -165,6 +169,8 @@ mod tests {
             json!({"a": {"b": {"c": [1, 2.5, -3, 1e300]}}, "yes": "no", "on": "1.0", "x": "0x1F"}),
             json!([[1, [2, []]], {}, [{"a": {}}], "- x", "a: b", "#c", "", " s", "t ", "ü", "\u{7f}"]),
             json!({"": "empty key", "k\ney": "multi\nline", "tab\t": "~", "null": null, "bool": "true"}),
+            // Found by the yaml_to_json fuzz target (`? !/ <<`): a plain `<<` key is a merge key.
+            json!({"<<": "<<", "a": {"<<": 1}}),
             json!("scalar"),
             json!(null),
             json!({"desc": "Ends with colon:", "url": "http://x:80/y", "q": "it's \"quoted\""}),
