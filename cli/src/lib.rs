@@ -137,6 +137,15 @@ struct DecodeArgs<D: Args> {
     /// Print one report per document: {"error", "object", "unknownFields", "warnings"}.
     #[arg(long)]
     report: bool,
+    /// Each input is exactly one request body, byte for byte: no splitting into documents,
+    /// no byte-order mark removed, an empty file is an empty body (JSON when its first
+    /// non-space byte is `{`, YAML otherwise).
+    #[arg(long)]
+    body: bool,
+    /// The request's content type: `json` or `yaml` bodies, or `auto` (JSON when a body's
+    /// first non-space byte is `{`, as kubectl decides).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "auto")]
+    format: FormatArg,
     /// Input files, each a stream of JSON values or YAML documents (YAML documents are sent
     /// as YAML bodies); standard input when none (or `-`).
     inputs: Vec<PathBuf>,
@@ -149,8 +158,22 @@ impl<D: Args> DecodeArgs<D> {
             field_validation: self.field_validation.into(),
             storage: self.storage,
             report: self.report,
+            body: self.body,
+            format: match self.format {
+                FormatArg::Auto => kstruct::BodyFormat::Auto,
+                FormatArg::Json => kstruct::BodyFormat::Json,
+                FormatArg::Yaml => kstruct::BodyFormat::Yaml,
+            },
         }
     }
+}
+
+/// `--format` values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum FormatArg {
+    Auto,
+    Json,
+    Yaml,
 }
 
 /// `--field-validation` values, spelled as in the API.

@@ -510,3 +510,60 @@ fn compile_usage_errors_exit_2() {
     assert_eq!(code(&o), 2);
     assert!(String::from_utf8_lossy(&o.stderr).contains("no CustomResourceDefinition"));
 }
+
+#[test]
+fn decode_body_takes_each_file_as_one_request_body() {
+    let crd = fixture("crd.yaml", CRD);
+    let crd = crd.to_str().unwrap();
+    let one = r#"{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"a"}}"#;
+    let two = fixture("two.json", &format!("{one}\n{one}"));
+    let empty = fixture("empty.json", "");
+    let bom = fixture("bom.json", &format!("\u{feff}{one}"));
+    let error = |args: &[&str]| {
+        let o = kstruct(args, "");
+        assert_eq!(code(&o), 1, "{}", stdout(&o));
+        reports(&o)[0]["error"].as_str().unwrap().to_owned()
+    };
+    // Two JSON values are two documents of a stream, but one body with trailing data.
+    let o = kstruct(&["decode", "--report", "--crd", crd, two.to_str().unwrap()], "");
+    assert_eq!((code(&o), reports(&o).len()), (0, 2));
+    assert_eq!(
+        error(&["decode", "--report", "--body", "--crd", crd, two.to_str().unwrap()]),
+        "the object provided is unrecognized (must be of type Widget): couldn't get version/kind; json parse error: \
+         invalid character '{' after top-level value (line 2, column 1) ({\"apiVersion\":\"example.com/v1\" ...)"
+    );
+    // An empty JSON body, and a byte-order mark, as the API server reads application/json.
+    assert_eq!(
+        error(&[
+            "decode",
+            "--report",
+            "--body",
+            "--format",
+            "json",
+            "--crd",
+            crd,
+            empty.to_str().unwrap()
+        ]),
+        "the object provided is unrecognized (must be of type Widget): couldn't get version/kind; json parse error: \
+         unexpected end of JSON input (line 1, column 1) (<empty>)"
+    );
+    assert!(
+        error(&[
+            "decode",
+            "--report",
+            "--body",
+            "--format",
+            "json",
+            "--crd",
+            crd,
+            bom.to_str().unwrap()
+        ])
+        .contains("json parse error: invalid character '\\ufeff' looking for beginning of value"),
+    );
+    // Without --format, a body that does not start with `{` is YAML, which allows the mark.
+    let o = kstruct(
+        &["decode", "--report", "--body", "--crd", crd, bom.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+}

@@ -19,8 +19,11 @@ pub struct Document {
 }
 
 /// Reads every document of `bytes`. A stream whose first non-space character is `{` is read
-/// as a sequence of JSON values (as kubectl decides); anything else as YAML documents
-/// separated by `---` lines, each converted to JSON as `sigs.k8s.io/yaml` converts it.
+/// as a sequence of JSON values (as kubectl decides); a stream that starts like another JSON
+/// value (`[`, `"`, a number, `true`, `false`, `null`) is read as JSON values when it is one
+/// (a JSON string such as `"\ud83d\ude42"` is not valid YAML), and as YAML otherwise; anything
+/// else as YAML documents separated by `---` lines, each converted to JSON as
+/// `sigs.k8s.io/yaml` converts it.
 ///
 /// A broken YAML document yields an error and the next documents are still read; in a JSON
 /// stream nothing after a syntax error can be trusted, so reading stops there. Numbers follow
@@ -34,11 +37,18 @@ pub struct Document {
 /// assert_eq!(docs[2].value.as_ref().unwrap(), &serde_json::json!({"c": true}));
 /// ```
 pub fn read_documents(bytes: &[u8], origin: &str) -> Vec<Document> {
-    let first = bytes.iter().position(|b| !b.is_ascii_whitespace());
-    if first.is_some_and(|i| bytes[i] == b'{') {
-        read_json_stream(bytes, origin)
-    } else {
-        read_yaml_stream(bytes, origin)
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    match first {
+        Some(b'{') => read_json_stream(bytes, origin),
+        Some(b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => {
+            let docs = read_json_stream(bytes, origin);
+            if docs.iter().all(|d| d.value.is_ok()) {
+                docs
+            } else {
+                read_yaml_stream(bytes, origin)
+            }
+        }
+        _ => read_yaml_stream(bytes, origin),
     }
 }
 
@@ -234,4 +244,38 @@ fn split_yaml_stream<'a>(bytes: &'a [u8], origin: &str) -> Vec<RawDocument<'a>> 
         });
     }
     if single { whole_if_single(bytes, docs) } else { docs }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn values(text: &str) -> Vec<Value> {
+        read_documents(text.as_bytes(), "in")
+            .into_iter()
+            .map(|d| d.value.unwrap_or_else(|e| panic!("{text:?}: {e}")))
+            .collect()
+    }
+
+    #[test]
+    fn json_values_that_are_not_objects_are_read_as_json() {
+        // A surrogate pair is JSON, not YAML; raw U+2028 in a string is JSON too.
+        assert_eq!(values(r#""\ud83d\ude42""#), [json!("🙂")]);
+        assert_eq!(values("[\"a\u{2028}b\", 1]"), [json!(["a\u{2028}b", 1])]);
+        assert_eq!(
+            values("1 true null [2]"),
+            [json!(1), json!(true), json!(null), json!([2])]
+        );
+        assert_eq!(values("-1.5e3"), [json!(-1500.0)]);
+    }
+
+    #[test]
+    fn yaml_that_starts_like_json_is_still_yaml() {
+        assert_eq!(values("name: x\n"), [json!({"name": "x"})]);
+        assert_eq!(values("- a\n- b\n"), [json!(["a", "b"])]);
+        assert_eq!(values("[a, b]\n"), [json!(["a", "b"])]);
+        assert_eq!(values("\"a\"\n---\n\"b\"\n"), [json!("a"), json!("b")]);
+        assert_eq!(values("true: yes\n"), [json!({"true": true})]);
+    }
 }

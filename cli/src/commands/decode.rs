@@ -172,6 +172,10 @@ pub struct Mode {
     pub storage: bool,
     /// `--report`.
     pub report: bool,
+    /// `--body`: each input is one request body.
+    pub body: bool,
+    /// `--format`: the content type of every body (`Auto`: per body, as kubectl decides).
+    pub format: kstruct::BodyFormat,
 }
 
 /// Decodes every document of `inputs` with `endpoint`.
@@ -180,10 +184,23 @@ pub fn run_with(endpoint: &Endpoint, args: Mode, inputs: &[PathBuf]) -> Result<O
     let mut out = std::io::stdout().lock();
     let mut failed = false;
     for input in &inputs {
-        for doc in kstruct::input::split_documents(&input.bytes, &input.origin) {
+        let documents = if args.body {
+            vec![kstruct::input::RawDocument {
+                index: 0,
+                line: 1,
+                body: Ok(&input.bytes[..]),
+                format: kstruct::BodyFormat::Auto,
+            }]
+        } else {
+            kstruct::input::split_documents(&input.bytes, &input.origin)
+        };
+        for doc in documents {
             let options = DecodeOptions {
                 field_validation: args.field_validation,
-                format: doc.format,
+                format: match args.format {
+                    kstruct::BodyFormat::Auto => doc.format,
+                    explicit => explicit,
+                },
             };
             let result = match doc.body {
                 Err(e) => Err(e),
