@@ -320,6 +320,7 @@ fn decode_strict_fails_with_the_api_servers_message() {
         [serde_json::json!({
             "error": "Widget in version \"v1\" cannot be handled as a Widget: strict decoding error: \
                       duplicate field \"metadata.name\", unknown field \"metadata.x\", unknown field \"spec.colour\"",
+            "file": "<stdin>", "line": 1,
             "object": null, "unknownFields": [], "warnings": [],
         })]
     );
@@ -458,9 +459,26 @@ fn decode_failures_say_what_and_where() {
         ),
         "{stderr}"
     );
+    // A broken value in a stream: the rest is sent as the body, the API server's answer is
+    // quoted whole, and the line and column are the file's.
     assert!(
-        stderr.contains("kstruct: <stdin>:3: invalid JSON: invalid character '}'"),
+        stderr.contains(
+            "kstruct: <stdin>:3:7: the object provided is unrecognized (must be of type Widget): \
+             couldn't get version/kind; json parse error: invalid character '}' looking for beginning of value ({\"a\": })"
+        ),
         "{stderr}"
+    );
+    let o = kstruct(
+        &["decode", "--report", "--crd", crd.to_str().unwrap()],
+        "{\"apiVersion\": \"example.com/v1\", \"kind\": \"Widget\"}\n{\"a\": }",
+    );
+    assert_eq!(
+        reports(&o)[1],
+        serde_json::json!({
+            "error": "the object provided is unrecognized (must be of type Widget): couldn't get version/kind; json parse error: invalid character '}' looking for beginning of value ({\"a\": })",
+            "file": "<stdin>", "line": 2, "column": 7,
+            "object": null, "unknownFields": [], "warnings": [],
+        })
     );
 }
 
@@ -530,7 +548,7 @@ fn decode_body_takes_each_file_as_one_request_body() {
     assert_eq!(
         error(&["decode", "--report", "--body", "--crd", crd, two.to_str().unwrap()]),
         "the object provided is unrecognized (must be of type Widget): couldn't get version/kind; json parse error: \
-         invalid character '{' after top-level value (line 2, column 1) ({\"apiVersion\":\"example.com/v1\" ...)"
+         invalid character '{' after top-level value ({\"apiVersion\":\"example.com/v1\" ...)"
     );
     // An empty JSON body, and a byte-order mark, as the API server reads application/json.
     assert_eq!(
@@ -545,7 +563,7 @@ fn decode_body_takes_each_file_as_one_request_body() {
             empty.to_str().unwrap()
         ]),
         "the object provided is unrecognized (must be of type Widget): couldn't get version/kind; json parse error: \
-         unexpected end of JSON input (line 1, column 1) (<empty>)"
+         unexpected end of JSON input (<empty>)"
     );
     assert!(
         error(&[

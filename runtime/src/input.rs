@@ -150,43 +150,39 @@ pub struct RawDocument<'a> {
 pub fn split_documents<'a>(bytes: &'a [u8], origin: &str) -> Vec<RawDocument<'a>> {
     let first = bytes.iter().position(|b| !b.is_ascii_whitespace());
     if first.is_some_and(|i| bytes[i] == b'{') {
-        split_json_stream(bytes, origin)
+        split_json_stream(bytes)
     } else {
         split_yaml_stream(bytes, origin)
     }
 }
 
-fn split_json_stream<'a>(bytes: &'a [u8], origin: &str) -> Vec<RawDocument<'a>> {
+fn split_json_stream(bytes: &[u8]) -> Vec<RawDocument<'_>> {
     let mut docs = Vec::new();
     let mut stream = crate::json::Stream::new(bytes);
     while !stream.at_end() {
         let start = stream.offset();
         let line = stream.line_of(start);
-        let body = match stream.next_value() {
+        let (body, broken) = match stream.next_value() {
             Ok(None) => break,
-            // The value is read only to find where it ends (and to stop at a syntax error with
-            // its line): decoding reads the bytes again, since what it reports depends on them.
+            // The value is read only to find where it ends (and to stop at a syntax error):
+            // decoding reads the bytes again, since what it reports depends on them.
             Ok(Some(decoded)) => {
                 crate::json::dispose(decoded.value);
-                Ok(&bytes[start..stream.offset()])
+                (&bytes[start..stream.offset()], false)
             }
             // A number beyond float64 is the decoder's business, not the splitter's.
-            Err(e) if e.message.starts_with("json: cannot unmarshal number") => Ok(&bytes[start..stream.offset()]),
-            Err(e) => Err(Error::Input {
-                origin: origin.to_string(),
-                line: e.line,
-                message: format!("invalid JSON: {}", e.message),
-            }),
+            Err(e) if e.message.starts_with("json: cannot unmarshal number") => (&bytes[start..stream.offset()], false),
+            // A syntax error: the rest of the stream is one body, and decoding it gives the API
+            // server's answer to it, with the error's position. Nothing after it can be trusted.
+            Err(_) => (&bytes[start..], true),
         };
-        let failed = body.is_err();
         docs.push(RawDocument {
             index: docs.len(),
             line,
-            body,
+            body: Ok(body),
             format: BodyFormat::Json,
         });
-        // Nothing after a syntax error can be trusted.
-        if failed {
+        if broken {
             break;
         }
     }

@@ -224,19 +224,31 @@ pub fn run_with(endpoint: &Endpoint, args: Mode, inputs: &[PathBuf]) -> Result<O
                 }
                 Err(e) => {
                     failed = true;
-                    // The API server's message as it is; input errors already say where.
-                    let message = match &e {
-                        Error::Rejected(r) => r.message.clone(),
-                        other => other.to_string(),
+                    // The API server's message as it is; where it happened, in the file's
+                    // lines, apart (a syntax error's position is in the body).
+                    let (message, line, column) = match &e {
+                        Error::Rejected(r) => match r.position {
+                            Some((l, c)) => (r.message.clone(), doc.line + l - 1, Some(c)),
+                            None => (r.message.clone(), doc.line, None),
+                        },
+                        Error::Input { line, message, .. } => (message.clone(), *line, None),
+                        other => (other.to_string(), doc.line, None),
                     };
                     if !args.report {
-                        match e {
-                            Error::Input { .. } => eprintln!("kstruct: {message}"),
-                            _ => eprintln!("kstruct: {}:{}: {message}", input.origin, doc.line),
+                        match column {
+                            Some(c) => eprintln!("kstruct: {}:{line}:{c}: {message}", input.origin),
+                            None => eprintln!("kstruct: {}:{line}: {message}", input.origin),
                         }
                         continue;
                     }
-                    json!({"object": null, "unknownFields": [], "warnings": [], "error": message})
+                    let mut report = json!({
+                        "object": null, "unknownFields": [], "warnings": [], "error": message,
+                        "file": input.origin, "line": line,
+                    });
+                    if let Some(c) = column {
+                        report["column"] = json!(c);
+                    }
+                    report
                 }
             };
             write_line(&mut out, &line).map_err(|e| e.to_string())?;

@@ -34,6 +34,8 @@ pub(super) struct Failure {
     /// The group/version/kind the serializer reports with the error, when it has one
     /// (`(kind, version)`); the API server's message depends on it.
     pub gvk: Option<(String, String)>,
+    /// Where a JSON syntax error is in the body: (line, column).
+    pub position: Option<(usize, usize)>,
 }
 
 impl Failure {
@@ -41,6 +43,7 @@ impl Failure {
         Failure {
             cause: cause.into(),
             gvk: None,
+            position: None,
         }
     }
 }
@@ -69,7 +72,10 @@ pub(super) fn read(body: &[u8], format: BodyFormat, strict: bool) -> Result<Read
 }
 
 fn read_json(body: &[u8], strict: bool) -> Result<Read, Failure> {
-    let decoded = json::decode_body(body).map_err(|e| Failure::new(message::parse_error(&e)))?;
+    let decoded = json::decode_body(body).map_err(|e| Failure {
+        position: (e.message != "exceeded max depth").then_some((e.line, e.column)),
+        ..Failure::new(message::parse_error(&e))
+    })?;
     let value = decoded.decoded.value;
     // The pre-parse reads apiVersion/kind case-insensitively, every occurrence in document
     // order, and keeps the first type error.
@@ -96,6 +102,7 @@ fn read_json(body: &[u8], strict: bool) -> Result<Read, Failure> {
         return Err(Failure {
             cause: e.message,
             gvk: Some(pre.gvk()),
+            position: None,
         });
     }
     let (strict_errors, duplicate_fields) = if strict {

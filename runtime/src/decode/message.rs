@@ -9,14 +9,10 @@ use kstruct_schema::go::{format_float_g, quote};
 
 use crate::json::JsonError;
 
-/// The serializer's text for a body that is not JSON, or nests too deeply. Go's scanner texts
-/// are followed by the position, which Go does not give.
+/// The serializer's text for a body that is not JSON, or nests too deeply (the position goes
+/// to [`Rejection::position`](super::Rejection::position): Go's texts name none).
 pub(super) fn parse_error(e: &JsonError) -> String {
-    let mut text = format!("couldn't get version/kind; json parse error: {}", e.message);
-    if e.message != "exceeded max depth" {
-        let _ = write!(text, " (line {}, column {})", e.line, e.column);
-    }
-    text
+    format!("couldn't get version/kind; json parse error: {}", e.message)
 }
 
 /// `runtime.NewStrictDecodingError(errs).Error()`.

@@ -119,6 +119,10 @@ pub struct Rejection {
     pub cause: String,
     /// For strict decoding failures, each strict error in the API server's order.
     pub strict_errors: Vec<String>,
+    /// Where in the body a JSON syntax error is, as (line, column), both 1-based. Kept out of
+    /// `message` and `cause`, which are the API server's text (Go's syntax errors name no
+    /// position).
+    pub position: Option<(usize, usize)>,
 }
 
 /// What an endpoint serves: which pipeline, if any, processes an object of a given group,
@@ -177,6 +181,7 @@ pub fn request<R: Resolve + ?Sized>(target: &R, body: &[u8], options: &DecodeOpt
             message: message::rejection(Some((&stage.kind, &stage.version)), target.served_kind(), &cause, body),
             cause,
             strict_errors: errors,
+            position: None,
         }));
     }
     if let Some(p) = stage.pipeline {
@@ -256,6 +261,7 @@ fn decode<'a, R: Resolve + ?Sized>(
                 message: message::rejection(gvk, into, &f.cause, body),
                 cause: f.cause,
                 strict_errors: Vec::new(),
+                position: f.position,
             }));
         }
     };
@@ -277,6 +283,7 @@ fn decode<'a, R: Resolve + ?Sized>(
                 message: message::rejection(Some((&kind, &version)), into, &cause, body),
                 cause,
                 strict_errors: Vec::new(),
+                position: None,
             }))
         }
         Err(coercer::Failure::Target(e)) => {

@@ -301,14 +301,19 @@ fn api_version_must_be_a_string() {
 #[test]
 fn syntax_errors_and_limits() {
     let cause = |body: &str| rejected(body, FieldValidation::Warn).cause;
+    // The API server's text, and the position apart.
+    let r = rejected(r#"{"kind": "Widget",}"#, FieldValidation::Warn);
     assert_eq!(
-        cause(r#"{"kind": "Widget",}"#),
-        "couldn't get version/kind; json parse error: invalid character '}' looking for beginning of object key string (line 1, column 19)"
+        r.cause,
+        "couldn't get version/kind; json parse error: invalid character '}' looking for beginning of object key string"
     );
+    assert_eq!(r.position, Some((1, 19)));
+    let r = rejected("{}\n x", FieldValidation::Warn);
     assert_eq!(
-        cause("{} x"),
-        "couldn't get version/kind; json parse error: invalid character 'x' after top-level value (line 1, column 4)"
+        r.cause,
+        "couldn't get version/kind; json parse error: invalid character 'x' after top-level value"
     );
+    assert_eq!(r.position, Some((2, 2)));
     let deep = format!("{{{HEAD}, \"spec\": {}{}}}", "[".repeat(10_000), "]".repeat(10_000));
     assert_eq!(
         cause(&deep),
