@@ -122,7 +122,10 @@ fn read_json(body: &[u8], strict: bool) -> Result<Read, Failure> {
 }
 
 fn read_yaml(body: &[u8], strict: bool) -> Result<Read, Failure> {
-    let converted = yaml::to_json_bytes(body).map_err(|e| Failure::new(e.message()))?;
+    let converted = yaml::to_json_bytes(body).map_err(|e| Failure {
+        position: e.line().map(|line| (line, e.column().unwrap_or(1))),
+        ..Failure::new(e.message())
+    })?;
     // The serializer goes on with the JSON that YAMLToJSON wrote: keys sorted, no repeats.
     let mut pre = PreParse::default();
     let outcome = match &converted.value {

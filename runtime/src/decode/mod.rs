@@ -119,9 +119,9 @@ pub struct Rejection {
     pub cause: String,
     /// For strict decoding failures, each strict error in the API server's order.
     pub strict_errors: Vec<String>,
-    /// Where in the body a JSON syntax error is, as (line, column), both 1-based. Kept out of
-    /// `message` and `cause`, which are the API server's text (Go's syntax errors name no
-    /// position).
+    /// Where in the body a syntax error is, as (line, column), both 1-based: a JSON syntax
+    /// error's (Go's texts name no position), or a YAML error's (whose text names the line).
+    /// Kept out of `message` and `cause`, which are the API server's text.
     pub position: Option<(usize, usize)>,
 }
 
