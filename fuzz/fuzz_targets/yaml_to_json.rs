@@ -1,5 +1,5 @@
 //! YAML streams on arbitrary bytes: splitting and conversion never panic, and converted values
-//! survive our YAML emitter.
+//! survive our YAML emitter (negative zero excepted: it reads back as 0, as in Kubernetes).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -11,10 +11,13 @@ fuzz_target!(|data: &[u8]| {
             let back = kstruct::schema::yaml::to_json(&text)
                 .expect("emitted YAML reads back")
                 .value;
-            assert_eq!(
-                kstruct::schema::go::marshal_json(&back),
-                kstruct::schema::go::marshal_json(&v)
-            );
+            let unsigned_zero = |text: String| text.replace("-0,", "0,").replace("-0]", "0]").replace("-0}", "0}");
+            let (back_text, v_text) = (kstruct::schema::go::marshal_json(&back), kstruct::schema::go::marshal_json(&v));
+            if v_text == "-0" {
+                assert_eq!(back_text, "0");
+            } else {
+                assert_eq!(unsigned_zero(back_text), unsigned_zero(v_text));
+            }
             kstruct::json::dispose(back);
             kstruct::json::dispose(v);
         }

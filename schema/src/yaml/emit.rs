@@ -163,6 +163,17 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// Negative zero is written `-0`, as Go writes it, and reads back as 0, as Kubernetes reads
+    /// it: YAML to JSON to the API server's numbers keeps no sign on zero (`-0.0` reads as 0
+    /// too). Found by the yaml_to_json fuzz target (input `-0E1`).
+    #[test]
+    fn negative_zero_is_zero_once_read() {
+        let text = emit(&json!([-0.0]));
+        assert_eq!(text, "- -0\n");
+        assert_eq!(crate::yaml::to_json(&text).unwrap().value, json!([0]));
+        assert_eq!(crate::yaml::to_json("- -0.0\n").unwrap().value, json!([0]));
+    }
+
     #[test]
     fn round_trips() {
         let values = [
