@@ -41,8 +41,12 @@ pub fn read_documents(bytes: &[u8], origin: &str) -> Vec<Document> {
     match first {
         Some(b'{') => read_json_stream(bytes, origin),
         Some(b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => {
+            // JSON if it reads as JSON, or if at least two values did before a broken one (a
+            // JSON stream with an error, the earlier documents kept, as in a stream starting
+            // with `{`); YAML otherwise (`"a"` then a `---` line is a YAML stream).
             let docs = read_json_stream(bytes, origin);
-            if docs.iter().all(|d| d.value.is_ok()) {
+            let read = docs.iter().take_while(|d| d.value.is_ok()).count();
+            if read == docs.len() || read >= 2 {
                 docs
             } else {
                 read_yaml_stream(bytes, origin)
@@ -264,6 +268,10 @@ mod tests {
             [json!(1), json!(true), json!(null), json!([2])]
         );
         assert_eq!(values("-1.5e3"), [json!(-1500.0)]);
+        // Once the first value read as JSON, a broken one is a JSON error.
+        let docs = read_documents(b"[1]\n[2]\n[3,", "in");
+        assert_eq!(docs.len(), 3);
+        assert!(docs[2].value.as_ref().unwrap_err().to_string().contains("invalid JSON"));
     }
 
     #[test]

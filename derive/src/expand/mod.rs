@@ -64,14 +64,21 @@ fn resource_of<'a>(cx: &Ctxt, cont: &'a ast::Container) -> Option<crate::interna
         return None;
     }
     // The spec's serialized field names, when the macro knows them all.
+    // (Not when serde writes the spec as something else: `transparent`, `into`.)
+    let writes_itself = !cont.serde.attrs.transparent() && cont.serde.attrs.type_into().is_none();
     let fields = match &cont.serde.data {
-        Data::Struct(Style::Struct, fields) if !fields.iter().any(|f| f.attrs.flatten()) => Some(
-            fields
+        Data::Struct(Style::Struct, fields) if writes_itself && !fields.iter().any(|f| f.attrs.flatten()) => {
+            let mut names: Vec<String> = fields
                 .iter()
                 .filter(|f| !f.attrs.skip_serializing())
                 .map(|f| f.attrs.name().serialize_name().value.clone())
-                .collect::<Vec<_>>(),
-        ),
+                .collect();
+            // `#[serde(tag = "...")]` on a struct writes the tag as a field too.
+            if let serde_derive_internals::attr::TagType::Internal { tag } = cont.serde.attrs.tag() {
+                names.push(tag.clone());
+            }
+            Some(names)
+        }
         _ => None,
     };
     crate::internals::resource::resolve(cx, attrs, &cont.serde.ident, fields.as_deref())

@@ -428,7 +428,13 @@ pub fn resolve<'a>(cx: &Ctxt, attrs: &'a Attrs, ident: &syn::Ident, fields: Opti
             if list[..i].iter().any(|(o, _)| o.value() == key.value()) {
                 err(key, format!("duplicate {what} {:?}", key.value()));
             }
-            if let Some(why) = qualified_name(&key.value()) {
+            // The API server lower-cases annotation keys before checking them.
+            let checked = if what == "annotation" {
+                key.value().to_lowercase()
+            } else {
+                key.value()
+            };
+            if let Some(why) = qualified_name(&checked) {
                 err(
                     key,
                     format!("the API server refuses the {what} key {:?}: {why}", key.value()),
@@ -482,6 +488,15 @@ fn check_paths(cx: &Ctxt, attrs: &Attrs, fields: Option<&[String]>) {
         let mut segments = rest.split('.');
         let head = segments.next().unwrap_or("");
         let head = head.split('[').next().unwrap_or("");
+        // A field under `.spec`/`.status`, not the whole of it (the API server wants the
+        // `.spec.` prefix, dot included).
+        if !rest.contains('.') && head != "metadata" && head != "apiVersion" && head != "kind" {
+            cx.error_spanned_by(
+                l,
+                format!("{what} must name a field under `.{head}` (`.{head}.replicas`), not {path:?}"),
+            );
+            return;
+        }
         if !under.contains(&head) {
             let hint = if under.len() == 1 {
                 format!("`.{}`", under[0])

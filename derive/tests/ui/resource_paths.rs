@@ -61,6 +61,18 @@ pub struct PartialSpec {
 }
 
 #[derive(CustomResourceSchema, Serialize, Deserialize, Clone, Debug)]
+#[kstruct(
+    group = "example.com",
+    version = "v1",
+    kind = "Whole",
+    status = "Scaled2Status",
+    scale(spec_replicas_path = ".spec", status_replicas_path = ".status.replicas", label_selector_path = ".status")
+)]
+pub struct WholeSpec {
+    pub replicas: i32,
+}
+
+#[derive(CustomResourceSchema, Serialize, Deserialize, Clone, Debug)]
 #[kstruct(group = "example.com", version = "v1", kind = "Columns1", printcolumn(name = "NoPath", type = "string"))]
 pub struct Columns1Spec {
     pub replicas: i32,

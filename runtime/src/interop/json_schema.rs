@@ -40,6 +40,9 @@ struct Converter<'a, 'b> {
     errors: Vec<String>,
 }
 
+/// A numeric exclusive bound (JSON Schema 2019+), and its value as written.
+type Bound = (f64, Value);
+
 /// Keywords that only annotate or that the CRD dialect has no use for.
 const DROPPED: &[&str] = &[
     "$schema",
@@ -109,6 +112,7 @@ impl Converter<'_, '_> {
         }
         let mut out = Map::new();
         let mut nullable = obj.get("nullable") == Some(&Value::Bool(true));
+        let (mut exclusive_min, mut exclusive_max): (Option<Bound>, Option<Bound>) = (None, None);
         for (k, v) in obj {
             match k.as_str() {
                 k if DROPPED.contains(&k) => {}
@@ -166,20 +170,22 @@ impl Converter<'_, '_> {
                         out.insert("example".into(), first.clone());
                     }
                 }
-                "exclusiveMinimum" | "exclusiveMaximum" => {
-                    // JSON Schema 2019+ writes the bound; OpenAPI v3 a flag beside it.
-                    let bound = if k == "exclusiveMinimum" { "minimum" } else { "maximum" };
-                    match v {
-                        Value::Bool(b) => {
-                            out.insert(k.clone(), Value::Bool(*b));
-                        }
-                        Value::Number(_) => {
-                            out.insert(bound.into(), v.clone());
-                            out.insert(k.clone(), Value::Bool(true));
-                        }
-                        _ => self.error(path, format!("`{k}` must be a number or a boolean")),
+                "exclusiveMinimum" | "exclusiveMaximum" => match v {
+                    // OpenAPI v3 writes a flag beside the bound; JSON Schema 2019+ the bound
+                    // itself, resolved against `minimum`/`maximum` after the loop.
+                    Value::Bool(b) => {
+                        out.insert(k.clone(), Value::Bool(*b));
                     }
-                }
+                    Value::Number(n) => {
+                        let slot = if k == "exclusiveMinimum" {
+                            &mut exclusive_min
+                        } else {
+                            &mut exclusive_max
+                        };
+                        *slot = n.as_f64().map(|f| (f, v.clone()));
+                    }
+                    _ => self.error(path, format!("`{k}` must be a number or a boolean")),
+                },
                 "uniqueItems" => {
                     // The API server refuses `uniqueItems: true`; a set of scalars is a
                     // list-type set. Other items cannot be a set: the uniqueness is left out.
@@ -204,6 +210,8 @@ impl Converter<'_, '_> {
                         out.insert("additionalProperties".into(), s);
                     }
                 },
+                // `items: false` closes a tuple (`prefixItems`): its length says as much.
+                "items" if v == &Value::Bool(false) && obj.contains_key("prefixItems") => {}
                 "items" => {
                     if let Value::Array(tuple) = v {
                         let items = self.union(tuple, &format!("{path}[]"));
@@ -245,6 +253,22 @@ impl Converter<'_, '_> {
                         }
                     }
                 }
+                // `not` of values (schemars' NonZero: `not: {const: 0}`) is a structural value
+                // validation; a `not` with types or properties is not.
+                "not" => match v.as_object() {
+                    Some(n) if n.len() == 1 && (n.contains_key("const") || n.contains_key("enum")) => {
+                        let values = match (n.get("const"), n.get("enum")) {
+                            (Some(c), _) => vec![c.clone()],
+                            (_, Some(Value::Array(e))) => e.clone(),
+                            _ => Vec::new(),
+                        };
+                        out.insert("not".into(), json!({"enum": values}));
+                    }
+                    _ => self.error(
+                        path,
+                        "`not` has no equivalent in a Kubernetes structural schema beyond `not: {enum: [...]}`",
+                    ),
+                },
                 "allOf" => {
                     // Every part holds: their keywords together (the first part's win).
                     for part in v.as_array().into_iter().flatten() {
@@ -256,6 +280,25 @@ impl Converter<'_, '_> {
                     path,
                     format!("`{other}` has no equivalent in a Kubernetes structural schema"),
                 ),
+            }
+        }
+        // A numeric exclusive bound and an inclusive one: the tighter holds (an equal
+        // exclusive bound is the tighter).
+        for (exclusive, bound, flag, tighter) in [
+            (
+                exclusive_min,
+                "minimum",
+                "exclusiveMinimum",
+                (|e: f64, i: f64| e >= i) as fn(f64, f64) -> bool,
+            ),
+            (exclusive_max, "maximum", "exclusiveMaximum", |e: f64, i: f64| e <= i),
+        ] {
+            if let Some((e, value)) = exclusive {
+                let inclusive = out.get(bound).and_then(Value::as_f64);
+                if inclusive.is_none_or(|i| tighter(e, i)) {
+                    out.insert(bound.into(), value);
+                    out.insert(flag.into(), Value::Bool(true));
+                }
             }
         }
         if nullable {
@@ -337,17 +380,32 @@ impl Converter<'_, '_> {
             })
         };
         let kinds: Vec<Option<String>> = converted.iter().map(type_of).collect();
-        // Unit variants: values of one type, each an `enum`.
-        if let Some(Some(t)) = kinds.first()
-            && kinds.iter().all(|k| k.as_deref() == Some(t.as_str()))
-            && t != "object"
-            && converted.iter().all(|c| c.get("enum").is_some())
-        {
-            let values: Vec<Value> = converted
-                .iter()
-                .flat_map(|c| c["enum"].as_array().cloned().unwrap_or_default())
-                .collect();
-            return json!({"type": t, "enum": values});
+        // Values of one scalar type (integers and numbers are numbers): one node of that type,
+        // its `enum` the union when every alternative has one, a `format` only when shared.
+        let scalar = |k: &Option<String>| matches!(k.as_deref(), Some("string" | "integer" | "number" | "boolean"));
+        if kinds.iter().all(scalar) {
+            let mut types: Vec<&str> = kinds.iter().filter_map(|k| k.as_deref()).collect();
+            types.dedup();
+            let t = match types.as_slice() {
+                [one] => Some(*one),
+                two if two.iter().all(|t| *t == "integer" || *t == "number") => Some("number"),
+                _ => None,
+            };
+            if let Some(t) = t {
+                let mut out = json!({"type": t});
+                if converted.iter().all(|c| c.get("enum").is_some()) {
+                    let values: Vec<Value> = converted
+                        .iter()
+                        .flat_map(|c| c["enum"].as_array().cloned().unwrap_or_default())
+                        .collect();
+                    out["enum"] = Value::Array(values);
+                }
+                let format = converted[0].get("format");
+                if format.is_some() && converted.iter().all(|c| c.get("format") == format) {
+                    out["format"] = format.cloned().unwrap_or_default();
+                }
+                return out;
+            }
         }
         let ints_and_strings = kinds
             .iter()
@@ -365,7 +423,19 @@ impl Converter<'_, '_> {
             let mut preserve = false;
             for c in &converted {
                 for (name, p) in c.get("properties").and_then(Value::as_object).into_iter().flatten() {
-                    match properties.get(name) {
+                    match properties.get_mut(name) {
+                        // An internally tagged enum's tag: one value per alternative.
+                        Some(existing) if existing != p && same_but_enum(existing, p) => {
+                            if let (Some(Value::Array(mine)), Some(Value::Array(theirs))) =
+                                (existing.get_mut("enum"), p.get("enum"))
+                            {
+                                for v in theirs {
+                                    if !mine.contains(v) {
+                                        mine.push(v.clone());
+                                    }
+                                }
+                            }
+                        }
                         Some(existing) if existing != p => {
                             if strip_docs(existing) != strip_docs(p) {
                                 self.error(
@@ -391,9 +461,11 @@ impl Converter<'_, '_> {
             if preserve {
                 out["x-kubernetes-preserve-unknown-fields"] = Value::Bool(true);
             }
+            // An alternative that requires nothing matches every object: the requirements say
+            // nothing then (and under `oneOf` would refuse objects that match another too).
             if required
                 .iter()
-                .any(|r| r["required"].as_array().is_some_and(|a| !a.is_empty()))
+                .all(|r| r["required"].as_array().is_some_and(|a| !a.is_empty()))
             {
                 out[keyword] = Value::Array(required);
             }
@@ -445,6 +517,17 @@ fn is_scalar_schema(v: &Value) -> bool {
         v.get("type").and_then(Value::as_str),
         Some("string" | "integer" | "number" | "boolean")
     )
+}
+
+/// Two property schemas equal but for their `enum` values (both having one).
+fn same_but_enum(a: &Value, b: &Value) -> bool {
+    let without = |v: &Value| {
+        let mut v = strip_docs(v);
+        let had = v.as_object_mut().and_then(|m| m.remove("enum")).is_some();
+        (v, had)
+    };
+    let ((a, had_a), (b, had_b)) = (without(a), without(b));
+    had_a && had_b && a == b
 }
 
 fn strip_docs(v: &Value) -> Value {
@@ -599,11 +682,76 @@ mod tests {
     }
 
     #[test]
+    fn review_findings() {
+        // The tighter of an inclusive and an exclusive bound holds.
+        let got = run(
+            json!({"type": "integer", "minimum": 5, "exclusiveMinimum": 0, "maximum": 3, "exclusiveMaximum": 3}),
+            json!({}),
+        )
+        .unwrap();
+        assert_eq!(
+            got,
+            json!({"type": "integer", "minimum": 5, "maximum": 3, "exclusiveMaximum": true})
+        );
+        let got = run(
+            json!({"type": "integer", "minimum": 0, "exclusiveMinimum": 5}),
+            json!({}),
+        )
+        .unwrap();
+        assert_eq!(got, json!({"type": "integer", "minimum": 5, "exclusiveMinimum": true}));
+        // (f64, f64) and integer-or-number unions.
+        let got = run(
+            json!({"type": "array", "prefixItems": [{"type": "number", "format": "double"}, {"type": "number", "format": "double"}], "items": false}),
+            json!({}),
+        )
+        .unwrap();
+        assert_eq!(
+            got,
+            json!({"type": "array", "items": {"type": "number", "format": "double"}, "minItems": 2, "maxItems": 2})
+        );
+        assert_eq!(
+            run(json!({"anyOf": [{"type": "integer"}, {"type": "number"}]}), json!({})).unwrap(),
+            json!({"type": "number"})
+        );
+        // Internally tagged: the tag's values merge.
+        let got = run(
+            json!({"oneOf": [
+                {"type": "object", "properties": {"type": {"type": "string", "const": "A"}, "a": {"type": "string"}}, "required": ["type", "a"]},
+                {"type": "object", "properties": {"type": {"type": "string", "const": "B"}}, "required": ["type"]},
+            ]}),
+            json!({}),
+        )
+        .unwrap();
+        assert_eq!(got["properties"]["type"], json!({"type": "string", "enum": ["A", "B"]}));
+        assert_eq!(
+            got["oneOf"],
+            json!([{"required": ["type", "a"]}, {"required": ["type"]}])
+        );
+        // An alternative that requires nothing: no oneOf.
+        let got = run(
+            json!({"oneOf": [{"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}, {"type": "object", "properties": {"b": {"type": "string"}}}]}),
+            json!({}),
+        )
+        .unwrap();
+        assert!(got.get("oneOf").is_none(), "{got}");
+        // NonZero: `not: {const: 0}`.
+        assert_eq!(
+            run(json!({"type": "integer", "not": {"const": 0}}), json!({})).unwrap(),
+            json!({"type": "integer", "not": {"enum": [0]}})
+        );
+        // Int-or-string values with enums: int-or-string, not a made-up type.
+        assert_eq!(
+            run(json!({"oneOf": [{"type": ["integer", "string"], "enum": [1]}, {"type": ["integer", "string"], "enum": ["a"]}]}), json!({})).unwrap(),
+            json!({"x-kubernetes-int-or-string": true})
+        );
+    }
+
+    #[test]
     fn what_cannot_be_structural_is_reported() {
         let errors = run(
             json!({"type": "object", "properties": {
                 "a": {"anyOf": [{"type": "string"}, {"type": "object", "properties": {"x": {"type": "string"}}}]},
-                "b": {"type": "string", "not": {"const": "x"}},
+                "b": {"type": "string", "not": {"type": "string"}},
                 "c": {"$ref": "#/$defs/Missing"},
             }}),
             json!({}),
@@ -613,7 +761,7 @@ mod tests {
             errors,
             [
                 "a: `anyOf` of values of different types (string, object): a structural schema has one type per node (use #[kstruct(...)] on the field instead)",
-                "b: `not` has no equivalent in a Kubernetes structural schema",
+                "b: `not` has no equivalent in a Kubernetes structural schema beyond `not: {enum: [...]}`",
                 "c: `$ref` \"#/$defs/Missing\" names no definition",
             ]
         );

@@ -413,3 +413,28 @@ fn merging_needs_exactly_one_storage_version() {
         "cannot merge the CRDs of gadgets.example.com: version v2 is Namespaced and version v3 is Cluster"
     );
 }
+
+/// A spec serde writes with its tag as a field; an annotation key with an upper-case prefix
+/// (the API server lower-cases annotation keys before checking them).
+#[derive(CustomResourceSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(tag = "type")]
+#[kstruct(
+    group = "example.com",
+    version = "v1",
+    kind = "Tagged",
+    printcolumn(name = "Type", string = ".spec.type"),
+    annotation("Example.com/Owner", "team")
+)]
+pub struct TaggedSpec {
+    pub size: i32,
+}
+
+#[test]
+fn the_tag_of_a_tagged_spec_is_a_field_for_paths() {
+    let crd = Tagged::try_crd().expect("the CRD");
+    assert_eq!(
+        crd.spec.versions[0].additional_printer_columns[0].json_path,
+        ".spec.type"
+    );
+    assert_eq!(crd.metadata.annotations["Example.com/Owner"], "team");
+}
