@@ -140,6 +140,38 @@ fn list_map(s: &Structural, items: &Structural, path: &str, out: &mut Vec<String
     }
 }
 
+/// Everything the checks behind `kstruct lint` and the rules of [`violations`] find in a CRD
+/// document, version by version (paths from `spec.versions[i].schema.openAPIV3Schema`), and
+/// a version without a usable schema: empty when the API server would take its schemas.
+pub fn crd_document_problems(doc: &serde_json::Value) -> Vec<String> {
+    use kstruct::schema::crd::CustomResourceDefinition;
+    use kstruct::schema::field::Path;
+    let crd = match CustomResourceDefinition::from_value(doc) {
+        Ok(crd) => crd,
+        Err(e) => return vec![format!("not a CRD: {e}")],
+    };
+    let mut problems = Vec::new();
+    for (i, v) in crd.versions.iter().enumerate() {
+        let at = Path::new("spec")
+            .child("versions")
+            .index(i)
+            .child("schema")
+            .child("openAPIV3Schema");
+        match v.structural() {
+            Ok(Some(s)) => {
+                problems.extend(
+                    kstruct::schema::validation::validate_structural(&at, &s)
+                        .iter()
+                        .map(ToString::to_string),
+                );
+                problems.extend(violations(&s, true));
+            }
+            other => problems.push(format!("version {}: the schema does not convert: {other:?}", v.name)),
+        }
+    }
+    problems
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,8 +13,7 @@ use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use kstruct::CustomResourceSchema;
-use kstruct::schema::field::Path;
-use kstruct::schema::validation::validate_structural;
+use kstruct_tests::crd_rules::crd_document_problems;
 use kube::{CustomResource, CustomResourceExt};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -163,22 +162,7 @@ fn check<K: CustomResourceExt, S: CustomResourceSchema>(kind: &str) -> Vec<Strin
         Ok(crd) => serde_json::to_value(crd).expect("a CRD serializes"),
         Err(_) => return vec![format!("{kind}: kube's crd() panicked")],
     };
-    let mut problems = Vec::new();
-    let read = kstruct::schema::crd::CustomResourceDefinition::from_value(&crd).expect("a v1 CRD");
-    for v in &read.versions {
-        match v.structural() {
-            Ok(Some(s)) => {
-                let at = Path::new("spec")
-                    .child("versions")
-                    .index(0)
-                    .child("schema")
-                    .child("openAPIV3Schema");
-                problems.extend(validate_structural(&at, &s).iter().map(ToString::to_string));
-                problems.extend(kstruct_tests::crd_rules::violations(&s, true));
-            }
-            other => problems.push(format!("the schema does not convert: {other:?}")),
-        }
-    }
+    let mut problems = crd_document_problems(&crd);
     let spec = normalize(crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"].clone());
     let ours = normalize(kstruct::schema_for::<S>());
     if spec != ours {
@@ -190,11 +174,7 @@ fn check<K: CustomResourceExt, S: CustomResourceSchema>(kind: &str) -> Vec<Strin
 /// Probe 15 (`no_spec`): the spec's fields are the root's, next to `metadata`.
 fn check15() -> Vec<String> {
     let crd = serde_json::to_value(P15::crd()).unwrap();
-    let mut problems = Vec::new();
-    let read = kstruct::schema::crd::CustomResourceDefinition::from_value(&crd).unwrap();
-    let s = read.versions[0].structural().unwrap().unwrap();
-    problems.extend(validate_structural(&Path::nil(), &s).iter().map(ToString::to_string));
-    problems.extend(kstruct_tests::crd_rules::violations(&s, true));
+    let mut problems = crd_document_problems(&crd);
     let root = &crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"];
     if root["size"]["type"] != "integer" || root["name"]["type"] != "string" {
         problems.push(format!("the spec's fields are not at the root: {root}"));

@@ -15,11 +15,11 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1 as meta;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use kstruct_schema::Structural;
 
-use crate::rust_schema::{CustomResourceSchema, Generator, Shape};
+use crate::rust_schema::{CustomResourceSchema, Generator, Shape, typed};
 
-fn typed(type_: &str, format: &str) -> Structural {
-    let mut s = Structural::default();
-    s.generic.type_ = type_.to_owned();
+/// A `type` with a `format`.
+fn formatted(type_: &str, format: &str) -> Structural {
+    let mut s = typed(type_);
     s.value_validation.format = format.to_owned();
     s
 }
@@ -44,14 +44,14 @@ impl CustomResourceSchema for meta::ObjectMeta {
 impl CustomResourceSchema for meta::Time {
     const SHAPE: Shape = Shape::String;
     fn schema(_: &mut Generator) -> Structural {
-        typed("string", "date-time")
+        formatted("string", "date-time")
     }
 }
 
 impl CustomResourceSchema for meta::MicroTime {
     const SHAPE: Shape = Shape::String;
     fn schema(_: &mut Generator) -> Structural {
-        typed("string", "date-time")
+        formatted("string", "date-time")
     }
 }
 
@@ -84,7 +84,7 @@ macro_rules! through_schemars {
                         for p in problems {
                             generator.problem(format!("its k8s-openapi schema: {p}"));
                         }
-                        let mut s = typed("object", "");
+                        let mut s = typed("object");
                         s.extensions.x_preserve_unknown_fields = true;
                         s
                     }

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::rust_schema::{CustomResourceSchema, Generator, Shape};
+use crate::rust_schema::__private::map_of;
+use crate::rust_schema::{CustomResourceSchema, Generator, Shape, typed};
 use kstruct_schema::Structural;
 
 /// A Kubernetes object's `metadata` (`metav1.ObjectMeta`), as it travels in JSON.
@@ -159,11 +160,7 @@ impl CustomResourceSchema for ObjectMeta {
 /// `generateEmbeddedObjectMeta`.
 pub(crate) fn embedded_object_meta() -> Structural {
     let string = || typed("string");
-    let string_map = || {
-        let mut s = typed("object");
-        s.additional_properties = Some(kstruct_schema::AdditionalProperties::Schema(Box::new(string())));
-        s
-    };
+    let string_map = || map_of(string());
     let mut s = typed("object");
     s.properties.insert("annotations".into(), string_map());
     let mut finalizers = typed("array");
@@ -172,12 +169,6 @@ pub(crate) fn embedded_object_meta() -> Structural {
     s.properties.insert("labels".into(), string_map());
     s.properties.insert("name".into(), string());
     s.properties.insert("namespace".into(), string());
-    s
-}
-
-fn typed(type_: &str) -> Structural {
-    let mut s = Structural::default();
-    s.generic.type_ = type_.to_owned();
     s
 }
 

@@ -8,7 +8,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use super::{ObjectMeta, Resource};
 use crate::rust_schema::__private::{Object, field_schema};
-use crate::rust_schema::Generator;
+use crate::rust_schema::{Generator, typed};
 use kstruct_schema::Structural;
 
 /// The root schema: `apiVersion`, `kind`, `metadata` (`type: object`: the only schema the
@@ -49,12 +49,6 @@ pub fn schema<Spec: crate::CustomResourceSchema>(
 /// The schema of `status` (optional).
 pub fn status_schema<Status: crate::CustomResourceSchema>(generator: &mut Generator) -> Structural {
     field_schema::<Option<Status>>(generator, false)
-}
-
-fn typed(type_: &str) -> Structural {
-    let mut s = Structural::default();
-    s.generic.type_ = type_.to_owned();
-    s
 }
 
 /// Writes a root object: `apiVersion`, `kind`, `metadata`, `spec`, then `status` unless
