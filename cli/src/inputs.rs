@@ -38,7 +38,8 @@ pub fn read_file(path: &Path) -> Result<Input, String> {
     })
 }
 
-fn read_stdin() -> Result<Input, String> {
+/// Reads standard input.
+pub fn read_stdin() -> Result<Input, String> {
     let mut bytes = Vec::new();
     std::io::stdin()
         .read_to_end(&mut bytes)

@@ -35,6 +35,10 @@ fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
 
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
 fn code(o: &Output) -> i32 {
     o.status.code().unwrap_or(-1)
 }
@@ -122,10 +126,81 @@ fn lint_undecodable_schema_is_a_finding() {
         &CRD.replace("x-kubernetes-preserve-unknown-fields: true", "additionalItems: true"),
     );
     let o = kstruct(&["lint", crd.to_str().unwrap()], "");
+    // The API server's OpenAPI rules report the field; NewStructural's refusal of the same field
+    // is only shown when nothing else is found.
     assert_eq!(
         stdout(&o),
-        "spec.versions[1].schema.openAPIV3Schema: Invalid value: \"\": OpenAPIV3Schema 'additionalItems' is not supported\n"
+        "spec.versions[1].schema.openAPIV3Schema.additionalItems: Forbidden: additionalItems is not supported\n"
     );
+}
+
+const LIST_OF_CRDS: &str = r#"
+apiVersion: v1
+kind: List
+items:
+- apiVersion: apiextensions.k8s.io/v1
+  kind: CustomResourceDefinition
+  metadata: {name: widgets.example.com}
+  spec:
+    group: example.com
+    scope: Namespaced
+    names: {kind: Widget, plural: widgets}
+    versions:
+    - name: v1
+      served: true
+      storage: true
+      schema: {openAPIV3Schema: {type: object}}
+- apiVersion: apiextensions.k8s.io/v1
+  kind: CustomResourceDefinition
+  metadata: {name: gizmo.example.com}
+  spec:
+    group: example
+    scope: namespaced
+    names: {kind: Gizmo, plural: gizmos}
+    versions:
+    - {name: V1, served: true, storage: false, schema: {openAPIV3Schema: {type: object, uniqueItems: true}}}
+"#;
+
+#[test]
+fn lint_checks_everything_the_api_server_checks_on_create() {
+    let list = fixture("crds.yaml", LIST_OF_CRDS);
+    let o = kstruct(&["lint", list.to_str().unwrap()], "");
+    let file = list.display();
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "==> {file}:1 (gizmo.example.com)\n\
+             metadata.name: Invalid value: \"gizmo.example.com\": must be spec.names.plural+\".\"+spec.group\n\
+             spec.group: Invalid value: \"example\": should be a domain with at least one dot\n\
+             spec.scope: Unsupported value: \"namespaced\": supported values: \"Cluster\", \"Namespaced\"\n\
+             spec.versions[0].name: Invalid value: \"V1\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')\n\
+             spec.versions: Invalid value: [{{\"Deprecated\":false,\"Name\":\"V1\",\"Storage\":false}}]: must have exactly one version marked as storage version\n\
+             spec.version: Invalid value: \"V1\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')\n\
+             spec.validation.openAPIV3Schema.uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic\n\
+             status.storedVersions: Invalid value: null: must have at least one stored version\n"
+        )
+    );
+}
+
+#[test]
+fn lint_reads_directories_and_reports_unreadable_paths() {
+    let dir = std::env::temp_dir().join(format!("kstruct-lint-dir-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("nested")).unwrap();
+    std::fs::write(dir.join("nested/a.yaml"), CRD).unwrap();
+    std::fs::write(dir.join("values.yaml"), "replicaCount: 3\nimage: {repository: nginx}\n").unwrap();
+    std::fs::write(dir.join("notes.txt"), "not read").unwrap();
+    let missing = dir.join("missing.yaml");
+    let o = kstruct(&["lint", dir.to_str().unwrap(), missing.to_str().unwrap()], "");
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    let err = stderr(&o);
+    assert!(
+        err.contains("values.yaml:1: skipping a document that is neither"),
+        "{err}"
+    );
+    assert!(err.contains("missing.yaml"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -174,6 +174,9 @@ pub enum BadValue {
     Bool(bool),
     /// Any other JSON value, printed as Go's `encoding/json` marshals it.
     Json(Value),
+    /// A Go value printed as given: where the reference prints a Go struct with `%#v`, which
+    /// holds memory addresses no reimplementation can reproduce.
+    Raw(String),
 }
 
 impl From<&Value> for BadValue {
@@ -201,6 +204,7 @@ impl fmt::Display for BadValue {
             BadValue::Float(x) => f.write_str(&go::format_float_g(*x)),
             BadValue::Bool(b) => write!(f, "{b}"),
             BadValue::Json(v) => f.write_str(&go::marshal_json(v)),
+            BadValue::Raw(s) => f.write_str(s),
         }
     }
 }
@@ -239,6 +243,18 @@ impl FieldError {
     /// A `Duplicate value` error.
     pub fn duplicate(path: &Path, value: BadValue) -> FieldError {
         FieldError::new(ErrorKind::Duplicate, path, value, "")
+    }
+
+    /// A `NotSupported` error: `Unsupported value: "x": supported values: "a", "b"` (the list
+    /// as given, each Go-quoted).
+    pub fn not_supported(path: &Path, value: &str, supported: &[&str]) -> FieldError {
+        let list = supported.iter().map(|s| go::quote(s)).collect::<Vec<_>>().join(", ");
+        FieldError::new(
+            ErrorKind::NotSupported,
+            path,
+            BadValue::String(value.to_string()),
+            format!("supported values: {list}"),
+        )
     }
 
     /// An error of any kind.

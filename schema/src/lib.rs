@@ -9,6 +9,8 @@
 //! - [`serialize`]: [`Structural`] back to JSON or YAML, deterministically;
 //! - [`field`]: field paths and field errors as apimachinery prints them;
 //! - [`cel`]: CEL syntax check (what the API server's CEL parser accepts as a rule);
+//! - [`names`]: apimachinery's name validators (DNS labels and subdomains, label keys), with
+//!   their messages;
 //! - [`regexp`]: Go's regular-expression syntax check (what the API server accepts as a
 //!   `pattern`);
 //! - [`yaml`]: YAML to JSON exactly as Kubernetes converts it (`sigs.k8s.io/yaml`);
@@ -48,6 +50,7 @@ mod error;
 pub mod field;
 #[cfg(feature = "schema")]
 pub mod go;
+pub mod names;
 pub mod regexp;
 #[cfg(feature = "schema")]
 pub mod serialize;

@@ -169,6 +169,11 @@ pub fn crd_document_problems(doc: &serde_json::Value) -> Vec<String> {
             other => problems.push(format!("version {}: the schema does not convert: {other:?}", v.name)),
         }
     }
+    // And everything the API server checks on create, in its words.
+    match kstruct::lint::lint_crd(doc) {
+        Ok(errors) => problems.extend(errors.iter().map(ToString::to_string)),
+        Err(e) => problems.push(e.to_string()),
+    }
     problems
 }
 

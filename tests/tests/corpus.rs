@@ -107,3 +107,84 @@ fn default_instances() {
     }
     tally.finish();
 }
+
+/// Every CRD of the corpus is accepted by `kstruct::lint`, except those the API server refuses:
+/// the ones whose schemas the reference found non-structural (their structural errors must be
+/// among ours) and controller-tools' test CRD without a group.
+#[test]
+fn crds_accepted() {
+    let Some((structural, _)) = lines("corpus-structural.jsonl") else {
+        return;
+    };
+    let shared = kstruct_tests::shared_dir().expect("shared directory");
+    let mut refused: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for line in &structural {
+        let errors: Vec<String> = line["errors"]
+            .as_array()
+            .map(|e| e.iter().filter_map(Value::as_str).map(String::from).collect())
+            .unwrap_or_default();
+        if !errors.is_empty() {
+            let file = line["crd"].as_str().expect("crd").to_string();
+            refused
+                .entry(file)
+                .or_default()
+                .extend(errors.iter().map(|e| format!("spec.validation.openAPIV3Schema.{e}")));
+        }
+    }
+    // Written for controller-tools' tests: a CRD with no group, which the API server refuses.
+    refused.insert(
+        "controller-tools-testdata/testdata._cronjobs.yaml".into(),
+        vec!["spec.group: Required value".into()],
+    );
+    let root = shared.join("corpus/crds");
+    let mut files = Vec::new();
+    collect_yaml(&root, &mut files);
+    files.sort();
+    assert!(!files.is_empty(), "no corpus CRD files found");
+    let mut accepted = Tally::new("corpus CRDs accepted (kstruct lint)");
+    let mut refusals = Tally::new("corpus CRDs refused as the reference refuses them (kstruct lint)");
+    for file in &files {
+        let bytes = std::fs::read(file).expect("readable corpus file");
+        let name = file.strip_prefix(&root).unwrap_or(file).display().to_string();
+        for doc in kstruct::input::read_documents(&bytes, &name) {
+            let Ok(value) = doc.value else { continue };
+            if !kstruct::schema::crd::is_crd(&value) {
+                continue;
+            }
+            let id = format!("{name}:{}", doc.line);
+            let got: Result<Vec<String>, String> = kstruct::lint::lint_crd(&value)
+                .map(|errors| errors.iter().map(ToString::to_string).collect())
+                .map_err(|e| e.to_string());
+            match refused.get(&name) {
+                None => accepted.check(
+                    id,
+                    match got {
+                        Ok(errors) if errors.is_empty() => Ok(()),
+                        Ok(errors) => Err(errors.join("\n  ")),
+                        Err(e) => Err(e),
+                    },
+                ),
+                Some(want) => refusals.check(
+                    id,
+                    match got {
+                        Ok(errors) if want.iter().all(|w| errors.contains(w)) => Ok(()),
+                        other => Err(format!("want {want:?} among {other:?}")),
+                    },
+                ),
+            }
+        }
+    }
+    accepted.finish();
+    refusals.finish();
+}
+
+fn collect_yaml(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("readable corpus directory").flatten() {
+        let p = entry.path();
+        if p.is_dir() {
+            collect_yaml(&p, out);
+        } else if p.extension().is_some_and(|e| e == "yaml" || e == "yml" || e == "json") {
+            out.push(p);
+        }
+    }
+}

@@ -166,6 +166,158 @@ fn crd_validation_structural_part() {
     tally.finish();
 }
 
+/// The schema node at `path` (`properties[a].items...` below the root), if any.
+fn schema_node<'a>(root: &'a Value, path: &str) -> Option<&'a Value> {
+    let mut node = root;
+    let mut rest = path;
+    while !rest.is_empty() {
+        rest = rest.strip_prefix('.').unwrap_or(rest);
+        if let Some(r) = rest.strip_prefix("properties[") {
+            let end = r.find(']')?;
+            node = node.get("properties")?.get(&r[..end])?;
+            rest = &r[end + 1..];
+        } else if let Some(r) = rest.strip_prefix("items") {
+            node = node.get("items")?;
+            rest = r;
+        } else {
+            return None;
+        }
+    }
+    Some(node)
+}
+
+/// Whether an expected error of the CRD-validation table can only come from compiling or
+/// running CEL (a rule's or messageExpression's compile error, cost, oldSelf use, a default
+/// that breaks a rule), which kstruct does not do.
+fn needs_cel_compiler(error: &Value, schema: &Value) -> bool {
+    let path = error["path"]["$path"].as_str().unwrap_or("");
+    let kind = error["errorType"].as_str().unwrap_or("");
+    let default_breaks_rule = kind == "FieldValueInvalid"
+        && path
+            .strip_prefix("spec.validation.openAPIV3Schema")
+            .and_then(|p| p.strip_suffix(".default"))
+            .and_then(|p| schema_node(schema, p))
+            .is_some_and(|n| n.get("x-kubernetes-validations").is_some());
+    if default_breaks_rule {
+        return true;
+    }
+    let compiled = [".rule", ".messageExpression", ".optionalOldSelf"]
+        .iter()
+        .any(|end| path.ends_with(end));
+    (path.contains("x-kubernetes-validations") && compiled && kind != "FieldValueRequired")
+        || (path == "spec.validation.openAPIV3Schema" && kind == "FieldValueForbidden")
+}
+
+/// The CRD-validation table in full: every (error type, path) the reference's
+/// `validateCustomResourceDefinitionValidation` gives, as a multiset, with each case's options.
+/// Cases whose expectations include CEL compilation results are checked without those.
+#[test]
+fn crd_validation_schema_rules() {
+    let Some(cases) = cases(
+        "crdvalidation_schema.jsonl",
+        "TestValidateCustomResourceDefinitionValidation",
+    ) else {
+        return;
+    };
+    let mut plain = Tally::new("upstream crdvalidation (CEL-free cases)");
+    let mut with_cel = Tally::new("upstream crdvalidation (CEL cases, their CEL-free errors)");
+    for line in &cases {
+        let case = &line["case"];
+        let o = &case["opts"];
+        let flag = |k: &str| o[k].as_bool().unwrap_or(false);
+        let opts = kstruct::schema::validation::openapi::SchemaOptions {
+            allow_defaults: flag("allowDefaults"),
+            disallow_defaults_reason: o["disallowDefaultsReason"].as_str().unwrap_or("").to_string(),
+            require_valid_property_type: flag("requireValidPropertyType"),
+            require_structural_schema: flag("requireStructuralSchema"),
+            require_atomic_set_type: flag("requireAtomicSetType"),
+            require_map_list_keys_map_set_validation: flag("requireMapListKeysMapSetValidation"),
+        };
+        let schema = &case["input"]["openAPIV3Schema"];
+        let status = case["statusEnabled"].as_bool().unwrap_or(false);
+        let path = Path::new("spec").child("validation");
+        let got = kstruct::lint::validate_crd_schema(&path, schema, status, &opts, flag("requirePrunedDefaults"));
+        let expected: Vec<&Value> = case["expectedErrors"]
+            .as_array()
+            .map(|v| v.iter().collect())
+            .unwrap_or_default();
+        let cel = expected.iter().any(|e| needs_cel_compiler(e, schema));
+        let mut want: Vec<String> = expected
+            .iter()
+            .filter(|e| !needs_cel_compiler(e, schema))
+            .map(|e| {
+                format!(
+                    "{} {}",
+                    e["errorType"].as_str().unwrap_or(""),
+                    e["path"]["$path"].as_str().unwrap_or("")
+                )
+            })
+            .collect();
+        let result = match got {
+            Err(e) => Err(format!("schema does not decode: {e}")),
+            Ok(errors) => {
+                let mut have: Vec<String> = errors
+                    .iter()
+                    .map(|e| format!("{} {}", e.kind.go_name(), e.field))
+                    .collect();
+                have.sort();
+                want.sort();
+                if have == want {
+                    Ok(())
+                } else {
+                    let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
+                    Err(format!("got {have:?}\n  want {want:?}\n  messages {text:#?}"))
+                }
+            }
+        };
+        if cel {
+            with_cel.check(id(line), result)
+        } else {
+            plain.check(id(line), result)
+        }
+    }
+    plain.finish();
+    with_cel.finish();
+}
+
+/// `ValidateListSetsAndMaps`: duplicates in set and map lists, from the root path `root`.
+#[test]
+fn list_types() {
+    let Some(cases) = cases("listtype.jsonl", "TestValidateListSetsAndMaps") else {
+        return;
+    };
+    let mut tally = Tally::new("upstream listtype");
+    for line in &cases {
+        let case = &line["case"];
+        // The object's keys are a Go map: the reference's order across keys is random.
+        let mut got: Vec<String> = match table_schema(&case["schema"]) {
+            None => vec![],
+            Some(schema) => kstruct::validation::validate_list_types(Some(&Path::new("root")), &schema, &case["obj"])
+                .iter()
+                .map(|e| format!("{} {}", e.kind.go_name(), e.field))
+                .collect(),
+        };
+        let mut want: Vec<String> = case["errors"]
+            .as_array()
+            .map(|l| {
+                l.iter()
+                    .map(|e| {
+                        format!(
+                            "{} {}",
+                            e["errorType"].as_str().unwrap_or(""),
+                            e["path"]["$path"].as_str().unwrap_or("")
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        got.sort();
+        want.sort();
+        tally.check(id(line), expect_json("errors", &json!(got), &json!(want)));
+    }
+    tally.finish();
+}
+
 #[test]
 fn objectmeta_coerce() {
     let Some(cases) = cases("objectmeta.jsonl", "TestCoerce") else {

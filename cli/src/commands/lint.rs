@@ -1,32 +1,120 @@
-//! `kstruct lint`: structural validation of CRDs and bare schemas.
+//! `kstruct lint`: what the API server checks when CRDs are created (`kstruct::lint`), or the
+//! structural rules on bare schemas.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path as FsPath, PathBuf};
 
-use kstruct::schema::crd::{self, CustomResourceDefinition};
-use kstruct::schema::field::{BadValue, FieldError, Path};
+use kstruct::schema::field::Path;
 use kstruct::schema::validation::validate_structural;
 use serde_json::Value;
 
 use super::Outcome;
-use crate::inputs::read_file;
+use crate::inputs::{Input, read_file, read_stdin};
 
-/// Prints every finding of every document of every file, one per line.
-pub fn run(files: &[PathBuf]) -> Result<Outcome, String> {
-    let inputs = files.iter().map(|f| read_file(f)).collect::<Result<Vec<_>, _>>()?;
-    let mut out = std::io::stdout().lock();
-    let mut findings = 0usize;
-    for input in &inputs {
-        for doc in kstruct::input::read_documents(&input.bytes, &input.origin) {
-            let messages = match doc.value {
-                Err(e) => vec![e.to_string()],
-                Ok(value) => lint_document(&value, &input.origin, doc.line),
-            };
-            for m in messages {
-                findings += 1;
-                writeln!(out, "{m}").map_err(|e| e.to_string())?;
+/// The keys of a `JSONSchemaProps`: a document made only of these is a plausible bare schema.
+const SCHEMA_KEYS: &[&str] = &[
+    "id",
+    "$schema",
+    "$ref",
+    "description",
+    "type",
+    "format",
+    "title",
+    "default",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "multipleOf",
+    "enum",
+    "maxProperties",
+    "minProperties",
+    "required",
+    "items",
+    "allOf",
+    "oneOf",
+    "anyOf",
+    "not",
+    "properties",
+    "additionalProperties",
+    "patternProperties",
+    "dependencies",
+    "additionalItems",
+    "definitions",
+    "externalDocs",
+    "example",
+    "nullable",
+    "x-kubernetes-preserve-unknown-fields",
+    "x-kubernetes-embedded-resource",
+    "x-kubernetes-int-or-string",
+    "x-kubernetes-list-map-keys",
+    "x-kubernetes-list-type",
+    "x-kubernetes-map-type",
+    "x-kubernetes-validations",
+];
+
+/// One linted document and what it got.
+struct Linted {
+    origin: String,
+    line: usize,
+    name: String,
+    messages: Vec<String>,
+}
+
+/// Lints every document of every input; `schema_mode` reads every document as a bare schema.
+pub fn run(paths: &[PathBuf], schema_mode: bool) -> Result<Outcome, String> {
+    let mut unreadable = 0usize;
+    let mut inputs = Vec::new();
+    for p in paths {
+        match expand(p) {
+            Ok(found) => {
+                for f in found {
+                    match if f.as_os_str() == "-" {
+                        read_stdin()
+                    } else {
+                        read_file(&f)
+                    } {
+                        Ok(input) => inputs.push(input),
+                        Err(e) => {
+                            eprintln!("kstruct: {e}");
+                            unreadable += 1;
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                eprintln!("kstruct: {e}");
+                unreadable += 1;
             }
         }
+    }
+    let mut linted = Vec::new();
+    for input in &inputs {
+        lint_input(input, schema_mode, &mut linted);
+    }
+    let several = inputs.len() > 1 || linted.len() > 1;
+    let mut out = std::io::stdout().lock();
+    let mut findings = 0usize;
+    for l in &linted {
+        if l.messages.is_empty() {
+            continue;
+        }
+        if several {
+            writeln!(out, "==> {}:{} ({})", l.origin, l.line, l.name).map_err(|e| e.to_string())?;
+        }
+        for m in &l.messages {
+            findings += 1;
+            writeln!(out, "{m}").map_err(|e| e.to_string())?;
+        }
+    }
+    if unreadable > 0 {
+        return Err(format!("{unreadable} input(s) could not be read"));
     }
     Ok(if findings == 0 {
         Outcome::Clean
@@ -35,48 +123,105 @@ pub fn run(files: &[PathBuf]) -> Result<Outcome, String> {
     })
 }
 
-/// The findings for one document: a CRD (every version), or a bare openAPIV3Schema.
-fn lint_document(value: &Value, origin: &str, line: usize) -> Vec<String> {
-    if crd::is_crd(value) {
-        return lint_crd(value, origin, line);
+/// A path as inputs: a directory gives every `.yaml`, `.yml` and `.json` file below it, in
+/// path order.
+fn expand(p: &FsPath) -> Result<Vec<PathBuf>, String> {
+    if p.as_os_str() == "-" || !p.is_dir() {
+        return Ok(vec![p.to_path_buf()]);
     }
-    if value.get("apiVersion").is_some_and(Value::is_string) && value.get("kind").is_some_and(Value::is_string) {
+    let mut out = Vec::new();
+    walk(p, &mut out)?;
+    out.sort();
+    Ok(out)
+}
+
+fn walk(dir: &FsPath, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for entry in entries {
+        let p = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
+        if p.is_dir() {
+            walk(&p, out)?;
+        } else if p.extension().is_some_and(|e| e == "yaml" || e == "yml" || e == "json") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+fn lint_input(input: &Input, schema_mode: bool, linted: &mut Vec<Linted>) {
+    for doc in kstruct::input::read_documents(&input.bytes, &input.origin) {
+        let value = match doc.value {
+            Err(e) => {
+                linted.push(Linted {
+                    origin: input.origin.clone(),
+                    line: doc.line,
+                    name: "unreadable".into(),
+                    messages: vec![e.to_string()],
+                });
+                continue;
+            }
+            Ok(v) => v,
+        };
+        // `kubectl get crd -o yaml` writes a List of CRDs.
+        let items = match value.get("items").and_then(Value::as_array) {
+            Some(items) if !schema_mode && value.get("kind").and_then(Value::as_str) == Some("List") => items.clone(),
+            _ => vec![value],
+        };
+        for item in items {
+            if let Some(l) = lint_document(&item, &input.origin, doc.line, schema_mode) {
+                linted.push(l);
+            }
+        }
+    }
+}
+
+/// The findings for one document, or `None` when it is skipped (with a note on stderr).
+fn lint_document(value: &Value, origin: &str, line: usize, schema_mode: bool) -> Option<Linted> {
+    let found = |name: String, messages: Vec<String>| {
+        Some(Linted {
+            origin: origin.to_string(),
+            line,
+            name,
+            messages,
+        })
+    };
+    if !schema_mode && kstruct::schema::crd::is_crd(value) {
+        let name = value
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or("unnamed CRD")
+            .to_string();
+        return match kstruct::lint::lint_crd(value) {
+            Ok(errors) => found(name, errors.iter().map(ToString::to_string).collect()),
+            Err(e) => found(name, vec![e.to_string()]),
+        };
+    }
+    let is_object =
+        value.get("apiVersion").is_some_and(Value::is_string) && value.get("kind").is_some_and(Value::is_string);
+    if !schema_mode && is_object {
         eprintln!(
-            "kstruct: note: {origin}:{line}: skipping a {} (not a CRD or a schema)",
-            value["kind"]
+            "kstruct: note: {origin}:{line}: skipping a {} (not a CustomResourceDefinition)",
+            value["kind"].as_str().unwrap_or("")
         );
-        return vec![];
+        return None;
     }
-    match kstruct::schema::convert::from_value(value) {
+    let plausible = value
+        .as_object()
+        .is_some_and(|m| !m.is_empty() && m.keys().all(|k| SCHEMA_KEYS.contains(&k.as_str())));
+    if !schema_mode && !plausible {
+        eprintln!(
+            "kstruct: note: {origin}:{line}: skipping a document that is neither a Kubernetes object nor a \
+             schema (use --schema to lint it as a bare openAPIV3Schema)"
+        );
+        return None;
+    }
+    let messages = match kstruct::schema::convert::from_value(value) {
         Err(e) => vec![e.to_string()],
         Ok(None) => vec![],
         Ok(Some(schema)) => validate_structural(&Path::nil(), &schema)
             .iter()
             .map(ToString::to_string)
             .collect(),
-    }
-}
-
-fn lint_crd(value: &Value, origin: &str, line: usize) -> Vec<String> {
-    let crd = match CustomResourceDefinition::from_value(value) {
-        Ok(crd) => crd,
-        Err(e) => return vec![format!("{origin}:{line}: {e}")],
     };
-    let mut messages = Vec::new();
-    for (i, v) in crd.versions.iter().enumerate() {
-        let path = Path::new("spec")
-            .child("versions")
-            .index(i)
-            .child("schema")
-            .child("openAPIV3Schema");
-        match v.structural() {
-            Ok(None) => {}
-            Ok(Some(schema)) => messages.extend(validate_structural(&path, &schema).iter().map(ToString::to_string)),
-            // What the API server's CRD validation reports when the schema does not convert.
-            Err(e) => {
-                messages.push(FieldError::invalid(&path, BadValue::String(String::new()), e.to_string()).to_string())
-            }
-        }
-    }
-    messages
+    found("schema".into(), messages)
 }

@@ -41,6 +41,11 @@ pub fn from_value(v: &Value) -> Result<Option<Structural>, Error> {
     }
 }
 
+/// `NewStructural` on an already decoded schema.
+pub(crate) fn from_props(p: &Props) -> Result<Structural, Error> {
+    new_structural(p).map_err(Error::Unsupported)
+}
+
 /// Parses a schema from JSON or YAML text (one document) and converts it with [`from_value`].
 pub fn from_text(text: &str) -> Result<Option<Structural>, Error> {
     let value = crate::yaml::to_json(text).map_err(Error::Yaml)?.value;

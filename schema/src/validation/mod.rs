@@ -7,8 +7,10 @@
 //! API server refuses to create a CRD whose schemas are not structural.
 
 mod complete;
+pub mod field_path;
 mod invariants;
 mod nested;
+pub mod openapi;
 
 use crate::field::{FieldError, Path, sort_by_message};
 use crate::structural::Structural;

@@ -1,0 +1,138 @@
+//! `ValidateDefaults` (`apiextensions-apiserver/pkg/apiserver/schema/defaulting/validation.go`):
+//! every `default` of a structural schema must survive pruning unchanged, coerce as an
+//! embedded resource where it is one, and pass the OpenAPI value validation of its own node.
+//! Defaults under `metadata`, `apiVersion` or `kind` of a resource are checked inside a whole
+//! object (`{"apiVersion": "validation/v1", "kind": "Validation", ...}`).
+
+use serde_json::{Map, Value};
+
+use kstruct_schema::Structural;
+use kstruct_schema::field::{BadValue, FieldError, Path};
+
+use crate::interpreter::prune;
+use crate::objectmeta::{CoerceOptions, coerce};
+use crate::validation::{Mode, Node, openapi};
+
+/// One step from the enclosing resource to a default (the reference's surrounding-object
+/// function).
+#[derive(Clone)]
+enum Step {
+    Child(String),
+    Index,
+}
+
+/// The findings for the structural schema at `path` (`...openAPIV3Schema`), a resource root.
+pub(crate) fn validate_defaults(path: &Path, schema: &Structural, require_pruned_defaults: bool) -> Vec<FieldError> {
+    let mut root = schema.clone();
+    root.extensions.x_embedded_resource = true;
+    let mut errs = Vec::new();
+    walk(path, &root, &root, &[], false, require_pruned_defaults, &mut errs);
+    errs
+}
+
+fn walk(
+    path: &Path,
+    s: &Structural,
+    root: &Structural,
+    steps: &[Step],
+    inside_meta: bool,
+    pruned: bool,
+    errs: &mut Vec<FieldError>,
+) {
+    kstruct_schema::grow(|| {
+        let (root, steps, inside_meta) = if s.extensions.x_embedded_resource {
+            (s, &[][..], false)
+        } else {
+            (root, steps, inside_meta)
+        };
+        if let Some(default) = &s.generic.default {
+            let at = path.child("default");
+            if inside_meta {
+                in_meta(&at, s, root, steps, default, errs);
+            } else {
+                plain(&at, s, default, pruned, errs);
+            }
+        }
+        if let Some(items) = &s.items {
+            let mut sub = steps.to_vec();
+            sub.push(Step::Index);
+            walk(&path.child("items"), items, root, &sub, inside_meta, pruned, errs);
+        }
+        for (k, p) in &s.properties {
+            let sub_meta = inside_meta
+                || (s.extensions.x_embedded_resource && matches!(k.as_str(), "metadata" | "apiVersion" | "kind"));
+            let mut sub = steps.to_vec();
+            sub.push(Step::Child(k.clone()));
+            walk(&path.child("properties").key(k), p, root, &sub, sub_meta, pruned, errs);
+        }
+    })
+}
+
+fn plain(at: &Path, s: &Structural, default: &Value, require_pruned: bool, errs: &mut Vec<FieldError>) {
+    if require_pruned {
+        let mut copy = default.clone();
+        prune(&mut copy, Some(s), s.extensions.x_embedded_resource, false);
+        if copy != *default {
+            errs.push(FieldError::invalid(
+                at,
+                BadValue::from(default),
+                "must not have unknown fields",
+            ));
+        }
+    }
+    let mut copy = default.clone();
+    let no_drop = CoerceOptions {
+        drop_invalid_fields: false,
+        return_unknown_field_paths: false,
+    };
+    if let Err(e) = coerce(at, &mut copy, Some(s), s.extensions.x_embedded_resource, no_drop) {
+        errs.push(e);
+        return;
+    }
+    errs.extend(openapi::validate(
+        Some(at),
+        Node::Structural(s),
+        default,
+        Mode::Defaults,
+    ));
+}
+
+fn in_meta(at: &Path, s: &Structural, root: &Structural, steps: &[Step], default: &Value, errs: &mut Vec<FieldError>) {
+    let mut x = default.clone();
+    for step in steps.iter().rev() {
+        x = match step {
+            Step::Child(k) => Value::Object(Map::from_iter([(k.clone(), x)])),
+            Step::Index => Value::Array(vec![x]),
+        };
+    }
+    let Value::Object(mut obj) = x else {
+        errs.push(FieldError::invalid(
+            &at.clone(),
+            BadValue::String(String::new()),
+            "failed to validate default value inside metadata: object root default value must be of object type",
+        ));
+        return;
+    };
+    obj.entry("kind").or_insert_with(|| Value::String("Validation".into()));
+    obj.entry("apiVersion")
+        .or_insert_with(|| Value::String("validation/v1".into()));
+    let mut obj = Value::Object(obj);
+    let no_drop = CoerceOptions {
+        drop_invalid_fields: false,
+        return_unknown_field_paths: false,
+    };
+    if let Err(e) = coerce(&Path::nil(), &mut obj, Some(root), true, no_drop) {
+        errs.push(FieldError::invalid(
+            at,
+            BadValue::from(default),
+            format!("must result in valid metadata: {e}"),
+        ));
+        return;
+    }
+    errs.extend(openapi::validate(
+        Some(at),
+        Node::Structural(s),
+        default,
+        Mode::Defaults,
+    ));
+}

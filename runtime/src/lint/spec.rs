@@ -1,0 +1,727 @@
+//! `ValidateCustomResourceDefinition` (`apiextensions-apiserver/pkg/apis/apiextensions/
+//! validation/validation.go`) on the internal CRD: metadata, spec, stored versions, API
+//! approval and `preserveUnknownFields`, in the reference's order.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Value, json};
+
+use kstruct_schema::field::{BadValue, ErrorKind, FieldError, Path};
+use kstruct_schema::names::{is_dns1035_label, is_dns1123_subdomain, is_label_value, is_qualified_name};
+use kstruct_schema::validation::field_path::resolve_with;
+use kstruct_schema::validation::openapi::SchemaOptions;
+
+use super::model::{Column, Crd, Names, Schema, Subresources, has_defaults, sorted};
+
+const PRINTER_COLUMN_TYPES: &str = "boolean,date,integer,number,string";
+const PRINTER_COLUMN_FORMATS: [&str; 8] = [
+    "byte",
+    "date",
+    "date-time",
+    "double",
+    "float",
+    "int32",
+    "int64",
+    "password",
+];
+const MAX_SELECTABLE_FIELDS: usize = 8;
+const APPROVAL: &str = "api-approved.kubernetes.io";
+
+/// Every finding, in order.
+pub(crate) fn validate(crd: &Crd, errs: &mut Vec<FieldError>) {
+    object_meta(crd, errs);
+    spec(crd, errs);
+    stored_versions(crd, errs);
+    api_approval(crd, errs);
+    if crd.preserve_unknown_fields {
+        errs.push(FieldError::invalid(
+            &Path::new("spec").child("preserveUnknownFields"),
+            BadValue::Bool(true),
+            "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead",
+        ));
+    }
+}
+
+fn invalid(path: &Path, value: &str, detail: impl Into<String>) -> FieldError {
+    FieldError::invalid(path, BadValue::String(value.to_string()), detail)
+}
+
+/// `ValidateObjectMeta` with the CRD's name rule (`<plural>.<group>`).
+fn object_meta(crd: &Crd, errs: &mut Vec<FieldError>) {
+    let meta = Path::new("metadata");
+    let required_name = format!("{}.{}", crd.names.plural, crd.group);
+    let name_rules = |name: &str, prefix: bool| {
+        let checked = if prefix && name.ends_with('-') && name.len() >= 2 {
+            format!("{}a", &name[..name.len() - 2])
+        } else {
+            name.to_string()
+        };
+        let mut out = is_dns1123_subdomain(&checked);
+        if name != required_name {
+            out.push(r#"must be spec.names.plural+"."+spec.group"#.to_string());
+        }
+        out
+    };
+    if !crd.generate_name.is_empty() {
+        for m in name_rules(&crd.generate_name, true) {
+            errs.push(invalid(&meta.child("generateName"), &crd.generate_name, m));
+        }
+    }
+    if crd.name.is_empty() {
+        errs.push(FieldError::required(
+            &meta.child("name"),
+            "name or generateName is required",
+        ));
+    } else {
+        for m in name_rules(&crd.name, false) {
+            errs.push(invalid(&meta.child("name"), &crd.name, m));
+        }
+    }
+    for (k, v) in sorted(&crd.labels) {
+        for m in is_qualified_name(k) {
+            errs.push(invalid(&meta.child("labels"), k, m));
+        }
+        for m in is_label_value(v) {
+            errs.push(invalid(&meta.child("labels"), v, m));
+        }
+    }
+    let mut total = 0usize;
+    for (k, v) in sorted(&crd.annotations) {
+        for m in is_qualified_name(&k.to_lowercase()) {
+            errs.push(invalid(&meta.child("annotations"), k, m));
+        }
+        total += k.len() + v.len();
+    }
+    if total > 256 * 1024 {
+        errs.push(FieldError::new(
+            ErrorKind::TooLong,
+            &meta.child("annotations"),
+            BadValue::Omit,
+            "may not be more than 262144 bytes",
+        ));
+    }
+    for f in &crd.finalizers {
+        for m in is_qualified_name(f) {
+            errs.push(invalid(&meta.child("finalizers"), f, m));
+        }
+    }
+    if crd.finalizers.iter().any(|f| f == "orphan") && crd.finalizers.iter().any(|f| f == "foregroundDeletion") {
+        errs.push(FieldError::invalid(
+            &meta.child("finalizers"),
+            BadValue::Json(json!(crd.finalizers)),
+            "finalizer orphan and foregroundDeletion cannot be both set",
+        ));
+    }
+}
+
+/// `validateCustomResourceDefinitionSpec`.
+fn spec(crd: &Crd, errs: &mut Vec<FieldError>) {
+    let spec = Path::new("spec");
+    if crd.group.is_empty() {
+        errs.push(FieldError::required(&spec.child("group"), ""));
+    } else {
+        let problems = is_dns1123_subdomain(&crd.group);
+        if !problems.is_empty() {
+            errs.push(invalid(&spec.child("group"), &crd.group, problems.join(",")));
+        } else if !crd.group.contains('.') {
+            errs.push(invalid(
+                &spec.child("group"),
+                &crd.group,
+                "should be a domain with at least one dot",
+            ));
+        }
+    }
+    match crd.scope.as_str() {
+        "" => errs.push(FieldError::required(&spec.child("scope"), "")),
+        "Cluster" | "Namespaced" => {}
+        other => errs.push(FieldError::not_supported(
+            &spec.child("scope"),
+            other,
+            &["Cluster", "Namespaced"],
+        )),
+    }
+    if crd.validation.as_ref().is_none_or(|v| v.open_api_v3_schema.is_none()) {
+        for (i, v) in crd.versions.iter().enumerate() {
+            if v.schema.as_ref().is_none_or(|s| s.open_api_v3_schema.is_none()) {
+                errs.push(FieldError::required(
+                    &spec.child("versions").index(i).child("schema").child("openAPIV3Schema"),
+                    "",
+                ));
+            }
+        }
+    }
+    if has_defaults(crd) && crd.preserve_unknown_fields {
+        errs.push(FieldError::invalid(
+            &spec.child("preserveUnknownFields"),
+            BadValue::Bool(true),
+            "must be false in order to use defaults in the schema",
+        ));
+    }
+    let opts = SchemaOptions::default();
+    let mut storage = 0;
+    let mut names = BTreeSet::new();
+    let mut unique = true;
+    let any_per_version_subresources = crd.versions.iter().any(|v| v.subresources.is_some());
+    for (i, v) in crd.versions.iter().enumerate() {
+        let at = spec.child("versions").index(i);
+        if v.storage {
+            storage += 1;
+        }
+        if !names.insert(v.name.as_str()) {
+            unique = false;
+        }
+        let problems = is_dns1035_label(&v.name);
+        if !problems.is_empty() {
+            errs.push(invalid(&at.child("name"), &v.name, problems.join(",")));
+        }
+        let subresources = if any_per_version_subresources {
+            v.subresources.as_ref()
+        } else {
+            crd.subresources.as_ref()
+        };
+        let status = subresources.is_some_and(|s| s.status);
+        deprecation_warning(&at, v.deprecated, v.deprecation_warning.as_deref(), errs);
+        schema(&at.child("schema"), v.schema.as_ref(), status, &opts, errs);
+        if let Some(s) = &v.subresources {
+            subresources_rules(&at.child("subresources"), s, errs);
+        }
+        for (j, c) in v.columns.iter().enumerate() {
+            column(&at.child("additionalPrinterColumns").index(j), c, errs);
+        }
+        if !v.selectable_fields.is_empty() {
+            match v.schema.as_ref().and_then(|s| s.open_api_v3_schema.as_ref()) {
+                None => errs.push(invalid(
+                    &at.child("selectableFields"),
+                    "",
+                    "may only be set when `version.schema.openAPIV3Schema` is not included",
+                )),
+                Some(s) => selectable(
+                    &at,
+                    &at.child("schema").child("openAPIV3Schema"),
+                    s,
+                    &v.selectable_fields,
+                    errs,
+                ),
+            }
+        }
+    }
+    let versions_value = BadValue::Raw(versions_json(crd));
+    if !unique {
+        errs.push(FieldError::invalid(
+            &spec.child("versions"),
+            versions_value.clone(),
+            "must contain unique version names",
+        ));
+    }
+    if storage != 1 {
+        errs.push(FieldError::invalid(
+            &spec.child("versions"),
+            versions_value,
+            "must have exactly one version marked as storage version",
+        ));
+    }
+    if !crd.version.is_empty() {
+        let problems = is_dns1035_label(&crd.version);
+        if !problems.is_empty() {
+            errs.push(invalid(&spec.child("version"), &crd.version, problems.join(",")));
+        }
+    }
+    let n = &crd.names;
+    let names_path = spec.child("names");
+    for (field, value) in [
+        ("plural", &n.plural),
+        ("singular", &n.singular),
+        ("kind", &n.kind),
+        ("listKind", &n.list_kind),
+    ] {
+        if value.is_empty() {
+            errs.push(FieldError::required(&names_path.child(field), ""));
+        }
+    }
+    names_rules(&names_path, n, errs);
+    let any_status = crd.subresources.as_ref().is_some_and(|s| s.status)
+        || crd
+            .versions
+            .iter()
+            .any(|v| v.subresources.as_ref().is_some_and(|s| s.status));
+    schema(
+        &spec.child("validation"),
+        crd.validation.as_ref(),
+        any_status,
+        &opts,
+        errs,
+    );
+    if let Some(s) = &crd.subresources {
+        subresources_rules(&spec.child("subresources"), s, errs);
+    }
+    for (i, c) in crd.columns.iter().enumerate() {
+        column(&spec.child("additionalPrinterColumns").index(i), c, errs);
+    }
+    if !crd.selectable_fields.is_empty() {
+        match crd.validation.as_ref().and_then(|s| s.open_api_v3_schema.as_ref()) {
+            None => errs.push(invalid(
+                &spec.child("selectableFields"),
+                "",
+                "may only be set when validations.schema is included",
+            )),
+            Some(s) => selectable(
+                &spec,
+                &spec.child("schema.openAPIV3Schema"),
+                s,
+                &crd.selectable_fields,
+                errs,
+            ),
+        }
+    }
+    if crd.conversion.strategy != "None" && crd.preserve_unknown_fields {
+        errs.push(invalid(
+            &spec.child("conversion").child("strategy"),
+            &crd.conversion.strategy,
+            "must be None if spec.preserveUnknownFields is true",
+        ));
+    }
+    conversion(crd, errs);
+}
+
+/// The internal `spec.versions` value in a message. The reference marshals the internal
+/// structs (schemas included); we print each version's name and flags.
+fn versions_json(crd: &Crd) -> String {
+    let list: Vec<Value> = crd
+        .versions
+        .iter()
+        .map(|v| json!({"Name": v.name, "Storage": v.storage, "Deprecated": v.deprecated}))
+        .collect();
+    kstruct_schema::go::marshal_json(&Value::Array(list))
+}
+
+fn schema(at: &Path, schema: Option<&Schema>, status: bool, opts: &SchemaOptions, errs: &mut Vec<FieldError>) {
+    let Some(value) = schema.and_then(|s| s.open_api_v3_schema.as_ref()) else {
+        return;
+    };
+    match super::validate_crd_schema(at, value, status, opts, true) {
+        Ok(found) => errs.extend(found),
+        // Not reached: the document was decoded first.
+        Err(e) => errs.push(FieldError::invalid(
+            &at.child("openAPIV3Schema"),
+            BadValue::String(String::new()),
+            e.to_string(),
+        )),
+    }
+}
+
+fn deprecation_warning(at: &Path, deprecated: bool, warning: Option<&str>, errs: &mut Vec<FieldError>) {
+    let Some(w) = warning else { return };
+    let p = at.child("deprecationWarning");
+    if !deprecated {
+        errs.push(invalid(&p, w, "can only be set for deprecated versions"));
+        return;
+    }
+    if w.len() > 256 {
+        errs.push(invalid(&p, w, "must be <= 256 characters long"));
+    }
+    if w.is_empty() {
+        errs.push(invalid(&p, w, "must not be an empty string"));
+    }
+    for (i, c) in w.char_indices() {
+        if !kstruct_schema::go::is_print(c) {
+            errs.push(invalid(
+                &p,
+                w,
+                format!("must only contain printable UTF-8 characters; non-printable character found at index {i}"),
+            ));
+            break;
+        }
+    }
+}
+
+fn simple_json_path(p: &Path, s: &str) -> Option<FieldError> {
+    if s.is_empty() {
+        return Some(invalid(p, s, "must not be empty"));
+    }
+    if !s.starts_with('.') {
+        return Some(invalid(p, s, "must be a simple json path starting with ."));
+    }
+    None
+}
+
+fn subresources_rules(at: &Path, s: &Subresources, errs: &mut Vec<FieldError>) {
+    let Some(scale) = &s.scale else { return };
+    let spec_path = at.child("scale.specReplicasPath");
+    if scale.spec_replicas_path.is_empty() {
+        errs.push(FieldError::required(&spec_path, ""));
+    } else if let Some(e) = simple_json_path(&spec_path, &scale.spec_replicas_path) {
+        errs.push(e);
+    } else if !scale.spec_replicas_path.starts_with(".spec.") {
+        errs.push(invalid(
+            &spec_path,
+            &scale.spec_replicas_path,
+            "should be a json path under .spec",
+        ));
+    }
+    let status_path = at.child("scale.statusReplicasPath");
+    if scale.status_replicas_path.is_empty() {
+        errs.push(FieldError::required(&status_path, ""));
+    } else if let Some(e) = simple_json_path(&status_path, &scale.status_replicas_path) {
+        errs.push(e);
+    } else if !scale.status_replicas_path.starts_with(".status.") {
+        errs.push(invalid(
+            &status_path,
+            &scale.status_replicas_path,
+            "should be a json path under .status",
+        ));
+    }
+    if let Some(selector) = scale.label_selector_path.as_deref().filter(|s| !s.is_empty()) {
+        let p = at.child("scale.labelSelectorPath");
+        if let Some(e) = simple_json_path(&p, selector) {
+            errs.push(e);
+        } else if !selector.starts_with(".spec.") && !selector.starts_with(".status.") {
+            errs.push(invalid(
+                &p,
+                selector,
+                "should be a json path under either .spec or .status",
+            ));
+        }
+    }
+}
+
+/// `ValidateCustomResourceColumnDefinition` (note the internal field name `JSONPath`).
+fn column(at: &Path, c: &Column, errs: &mut Vec<FieldError>) {
+    if c.name.is_empty() {
+        errs.push(FieldError::required(&at.child("name"), ""));
+    }
+    let types = format!("must be one of {PRINTER_COLUMN_TYPES}");
+    if c.type_.is_empty() {
+        errs.push(FieldError::required(&at.child("type"), types));
+    } else if !PRINTER_COLUMN_TYPES.split(',').any(|t| t == c.type_) {
+        errs.push(invalid(&at.child("type"), &c.type_, types));
+    }
+    if !c.format.is_empty() && !PRINTER_COLUMN_FORMATS.contains(&c.format.as_str()) {
+        errs.push(invalid(
+            &at.child("format"),
+            &c.format,
+            format!("must be one of {}", PRINTER_COLUMN_FORMATS.join(",")),
+        ));
+    }
+    if c.json_path.is_empty() {
+        errs.push(FieldError::required(&at.child("JSONPath"), ""));
+    } else if let Some(e) = simple_json_path(&at.child("JSONPath"), &c.json_path) {
+        errs.push(e);
+    }
+}
+
+/// `ValidateCustomResourceSelectableFields`, after converting the schema they refer to.
+fn selectable(at: &Path, schema_at: &Path, schema: &Value, fields: &[String], errs: &mut Vec<FieldError>) {
+    let structural = match kstruct_schema::convert::from_value(schema) {
+        Ok(Some(s)) => s,
+        Ok(None) => return,
+        Err(e) => {
+            errs.push(FieldError::invalid(
+                schema_at,
+                BadValue::String(String::new()),
+                e.to_string(),
+            ));
+            return;
+        }
+    };
+    let list = at.child("selectableFields");
+    let mut unique = BTreeSet::new();
+    for (i, f) in fields.iter().enumerate() {
+        let p = list.index(i).child("jsonPath");
+        if f.is_empty() {
+            errs.push(FieldError::required(&p, ""));
+            continue;
+        }
+        match resolve_with(f, &structural, false) {
+            Err(e) => errs.push(invalid(&p, f, format!("is an invalid path: {e}"))),
+            Ok((root, found)) => {
+                if root.as_deref() == Some("metadata") {
+                    errs.push(invalid(&p, f, "must not point to fields in metadata"));
+                }
+                if !matches!(found.generic.type_.as_str(), "string" | "boolean" | "integer") {
+                    errs.push(invalid(
+                        &p,
+                        f,
+                        "must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed.",
+                    ));
+                }
+                if !unique.insert(normalized_field_path(f)) {
+                    errs.push(FieldError::duplicate(&p, BadValue::String(f.clone())));
+                }
+            }
+        }
+    }
+    if unique.len() > MAX_SELECTABLE_FIELDS {
+        errs.push(FieldError::new(
+            ErrorKind::TooMany,
+            &list,
+            BadValue::Int(unique.len() as i64),
+            format!("must have at most {MAX_SELECTABLE_FIELDS} items"),
+        ));
+    }
+}
+
+/// The field path a selectable field names, whatever its spelling (`.a.b` and `.a['b']`).
+fn normalized_field_path(f: &str) -> String {
+    f.replace("['", ".").replace("']", "")
+}
+
+/// `ValidateCustomResourceDefinitionNames`.
+fn names_rules(at: &Path, n: &Names, errs: &mut Vec<FieldError>) {
+    for (field, value) in [("plural", &n.plural), ("singular", &n.singular)] {
+        let problems = is_dns1035_label(value);
+        if !value.is_empty() && !problems.is_empty() {
+            errs.push(invalid(&at.child(field), value, problems.join(",")));
+        }
+    }
+    for (field, value) in [("kind", &n.kind), ("listKind", &n.list_kind)] {
+        let problems = is_dns1035_label(&value.to_lowercase());
+        if !value.is_empty() && !problems.is_empty() {
+            errs.push(invalid(
+                &at.child(field),
+                value,
+                format!(
+                    "may have mixed case, but should otherwise match: {}",
+                    problems.join(",")
+                ),
+            ));
+        }
+    }
+    for (i, s) in n.short_names.iter().enumerate() {
+        let problems = is_dns1035_label(s);
+        if !problems.is_empty() {
+            errs.push(invalid(&at.child("shortNames").index(i), s, problems.join(",")));
+        }
+    }
+    if !n.kind.is_empty() && n.kind == n.list_kind {
+        errs.push(invalid(
+            &at.child("listKind"),
+            &n.list_kind,
+            "kind and listKind may not be the same",
+        ));
+    }
+    for (i, c) in n.categories.iter().enumerate() {
+        let problems = is_dns1035_label(c);
+        if !problems.is_empty() {
+            errs.push(invalid(&at.child("categories").index(i), c, problems.join(",")));
+        }
+    }
+}
+
+/// `validateCustomResourceConversion` (internal paths: `webhookClientConfig`,
+/// `conversionReviewVersions`).
+fn conversion(crd: &Crd, errs: &mut Vec<FieldError>) {
+    let c = &crd.conversion;
+    let at = Path::new("spec").child("conversion");
+    match c.strategy.as_str() {
+        "" => errs.push(FieldError::required(&at.child("strategy"), "")),
+        "None" | "Webhook" => {}
+        other => errs.push(FieldError::not_supported(
+            &at.child("strategy"),
+            other,
+            &["None", "Webhook"],
+        )),
+    }
+    let cc_path = at.child("webhookClientConfig");
+    let versions_path = at.child("conversionReviewVersions");
+    if c.strategy != "Webhook" {
+        if c.client_config.is_some() {
+            errs.push(FieldError::forbidden(
+                &cc_path,
+                "should not be set when strategy is not set to Webhook",
+            ));
+        }
+        if !c.review_versions.is_empty() {
+            errs.push(FieldError::forbidden(
+                &versions_path,
+                "should not be set when strategy is not set to Webhook",
+            ));
+        }
+        return;
+    }
+    match &c.client_config {
+        None => errs.push(FieldError::required(
+            &cc_path,
+            "required when strategy is set to Webhook",
+        )),
+        Some(cc) => match (&cc.url, &cc.service) {
+            (None, None) | (Some(_), Some(_)) => errs.push(FieldError::required(
+                &cc_path,
+                "exactly one of url or service is required",
+            )),
+            (Some(url), None) => webhook_url(&cc_path.child("url"), url, errs),
+            (None, Some(s)) => {
+                let p = cc_path.child("service");
+                // The reference passes name and namespace swapped, so each is reported at the
+                // other's path.
+                if s.namespace.is_empty() {
+                    errs.push(FieldError::required(&p.child("name"), ""));
+                }
+                if s.name.is_empty() {
+                    errs.push(FieldError::required(&p.child("namespace"), ""));
+                }
+                if !(1..=65535).contains(&s.port) {
+                    errs.push(FieldError::invalid(
+                        &p.child("port"),
+                        BadValue::Int(s.port),
+                        "port is not valid: must be between 1 and 65535, inclusive",
+                    ));
+                }
+                if let Some(path) = &s.path {
+                    webhook_path(&p.child("path"), path, errs);
+                }
+            }
+        },
+    }
+    if c.review_versions.is_empty() {
+        errs.push(FieldError::required(&versions_path, ""));
+    } else {
+        let mut seen = BTreeSet::new();
+        for (i, v) in c.review_versions.iter().enumerate() {
+            if !seen.insert(v.as_str()) {
+                errs.push(invalid(&versions_path.index(i), v, "duplicate version"));
+                continue;
+            }
+            for m in is_dns1035_label(v) {
+                errs.push(invalid(&versions_path.index(i), v, m));
+            }
+        }
+        if !c.review_versions.iter().any(|v| v == "v1" || v == "v1beta1") {
+            errs.push(FieldError::invalid(
+                &versions_path,
+                BadValue::Json(json!(c.review_versions)),
+                "must include at least one of v1, v1beta1",
+            ));
+        }
+    }
+}
+
+fn webhook_url(p: &Path, url: &str, errs: &mut Vec<FieldError>) {
+    let desired = "desired format: https://host[/path]";
+    let Some((scheme, rest)) = url.split_once("://") else {
+        errs.push(invalid(
+            p,
+            "",
+            format!("'https' is the only allowed URL scheme; {desired}"),
+        ));
+        return;
+    };
+    if scheme != "https" {
+        errs.push(invalid(
+            p,
+            scheme,
+            format!("'https' is the only allowed URL scheme; {desired}"),
+        ));
+    }
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let (user, host) = match authority.rsplit_once('@') {
+        Some((u, h)) => (Some(u), h),
+        None => (None, authority),
+    };
+    if host.is_empty() {
+        errs.push(invalid(p, host, format!("host must be provided; {desired}")));
+    }
+    if let Some(u) = user {
+        errs.push(invalid(p, u, "user information is not permitted in the URL"));
+    }
+    if let Some((_, fragment)) = rest.split_once('#') {
+        errs.push(invalid(p, fragment, "fragments are not permitted in the URL"));
+    }
+    if let Some((_, query)) = rest.split('#').next().unwrap_or("").split_once('?') {
+        errs.push(invalid(p, query, "query parameters are not permitted in the URL"));
+    }
+}
+
+fn webhook_path(p: &Path, path: &str, errs: &mut Vec<FieldError>) {
+    if path.is_empty() || path == "/" {
+        return;
+    }
+    if path == "//" {
+        errs.push(invalid(p, path, "segment[0] may not be empty"));
+        return;
+    }
+    if !path.starts_with('/') {
+        errs.push(invalid(p, path, "must start with a '/'"));
+    }
+    let trimmed = path.strip_prefix('/').unwrap_or(path);
+    let trimmed = trimmed.strip_suffix('/').unwrap_or(trimmed);
+    for (i, segment) in trimmed.split('/').enumerate() {
+        if segment.is_empty() {
+            errs.push(invalid(p, path, format!("segment[{i}] may not be empty")));
+            continue;
+        }
+        for m in is_dns1123_subdomain(segment) {
+            errs.push(invalid(p, path, format!("segment[{i}]: {m}")));
+        }
+    }
+}
+
+/// `ValidateCustomResourceDefinitionStoredVersions` after `PrepareForCreate` stored the first
+/// storage version.
+fn stored_versions(crd: &Crd, errs: &mut Vec<FieldError>) {
+    let p = Path::new("status").child("storedVersions");
+    let Some(first) = crd.versions.iter().find(|v| v.storage) else {
+        errs.push(FieldError::invalid(
+            &p,
+            BadValue::Json(Value::Null),
+            "must have at least one stored version",
+        ));
+        return;
+    };
+    for v in &crd.versions {
+        if v.storage && v.name != first.name {
+            errs.push(FieldError::invalid(
+                &p,
+                BadValue::Json(json!([first.name])),
+                format!("must have the storage version {}", v.name),
+            ));
+        }
+    }
+}
+
+/// `validateAPIApproval`: groups of the Kubernetes project need the approval annotation.
+fn api_approval(crd: &Crd, errs: &mut Vec<FieldError>) {
+    let g = crd.group.as_str();
+    let protected = g == "k8s.io" || g.ends_with(".k8s.io") || g == "kubernetes.io" || g.ends_with(".kubernetes.io");
+    if !protected {
+        return;
+    }
+    let p = Path::new("metadata").child("annotations").key(APPROVAL);
+    let value = crd
+        .annotations
+        .iter()
+        .find(|(k, _)| k == APPROVAL)
+        .map(|(_, v)| v.as_str())
+        .unwrap_or("");
+    if value.is_empty() {
+        errs.push(FieldError::required(
+            &p,
+            format!(
+                "protected groups must have approval annotation {APPROVAL:?}, see https://github.com/kubernetes/enhancements/pull/1111"
+            ),
+        ));
+        return;
+    }
+    if value.starts_with("unapproved") || is_request_uri_with_host(value) {
+        return;
+    }
+    errs.push(invalid(
+        &p,
+        value,
+        format!(
+            "protected groups must have approval annotation {APPROVAL:?} with either a URL or a reason starting with \"unapproved\", see https://github.com/kubernetes/enhancements/pull/1111"
+        ),
+    ));
+}
+
+/// `url.ParseRequestURI` succeeding with a scheme and a host.
+fn is_request_uri_with_host(s: &str) -> bool {
+    let Some((scheme, rest)) = s.split_once("://") else {
+        return false;
+    };
+    let scheme_ok = scheme.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    scheme_ok && !host.is_empty() && !s.contains(' ')
+}

@@ -1,0 +1,673 @@
+//! The API server's rules on one CRD version's `openAPIV3Schema` when the CRD is created:
+//! `validateCustomResourceDefinitionValidation`, with the per-node rules of
+//! `ValidateCustomResourceDefinitionOpenAPISchema` and `specStandardValidatorV3.validate`
+//! (`apiextensions-apiserver/pkg/apis/apiextensions/validation/validation.go`).
+//!
+//! The rules run on the schema as Go decoded it (`JSONSchemaProps`), not on [`Structural`]:
+//! many of them are about fields a structural schema cannot hold (`$ref`, `id`, arrays of
+//! items, `patternProperties`...).
+//!
+//! Order is the reference's: root rules (status subresource, nullable), then structural
+//! validation or, when the schema is structural, default validation, then the per-node rules
+//! in a pre-order walk. Where the reference walks a Go map (`properties`, `definitions`,
+//! `dependencies`) its order is random; we walk keys in byte order.
+
+use serde_json::Value;
+
+use crate::Error;
+use crate::convert::props::{self, Props, PropsOrArray, PropsOrBool};
+use crate::field::{BadValue, FieldError, Path};
+use crate::structural::Structural;
+
+/// The schema types the API server accepts (`openapiV3Types`, listed sorted as `List()` does).
+const TYPES: [&str; 6] = ["array", "boolean", "integer", "number", "object", "string"];
+
+/// The root fields allowed when the status subresource is enabled (`allowedFieldsAtRootSchema`).
+const ALLOWED_AT_STATUS_ROOT: [&str; 22] = [
+    "Description",
+    "Type",
+    "Format",
+    "Title",
+    "Maximum",
+    "ExclusiveMaximum",
+    "Minimum",
+    "ExclusiveMinimum",
+    "MaxLength",
+    "MinLength",
+    "Pattern",
+    "MaxItems",
+    "MinItems",
+    "UniqueItems",
+    "MultipleOf",
+    "Required",
+    "Items",
+    "Properties",
+    "ExternalDocs",
+    "Example",
+    "XPreserveUnknownFields",
+    "XValidations",
+];
+
+/// The `reason`s a validation rule may give (`supportedValidationReason`, sorted).
+const VALIDATION_REASONS: [&str; 4] = [
+    "FieldValueDuplicate",
+    "FieldValueForbidden",
+    "FieldValueInvalid",
+    "FieldValueRequired",
+];
+
+/// The switches of the reference's `validationOptions` that change the schema rules. On create
+/// all are on ([`Default`]); on update the API server turns each off when the old CRD already
+/// broke it ("ratcheting"), and the upstream tests set them one by one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaOptions {
+    /// Defaults may be set (they are forbidden in root metadata, apiVersion and kind anyway).
+    pub allow_defaults: bool,
+    /// Why defaults are forbidden when [`allow_defaults`](Self::allow_defaults) is off.
+    pub disallow_defaults_reason: String,
+    /// `type` must be one of the six OpenAPI types.
+    pub require_valid_property_type: bool,
+    /// The schema must be structural (and its defaults valid).
+    pub require_structural_schema: bool,
+    /// Items of `x-kubernetes-list-type: set` must be scalars or atomic.
+    pub require_atomic_set_type: bool,
+    /// `validateMapListKeysMapSet`: set/map items not nullable, map keys required or defaulted.
+    pub require_map_list_keys_map_set_validation: bool,
+}
+
+impl Default for SchemaOptions {
+    /// What the API server applies when a CRD is created.
+    fn default() -> SchemaOptions {
+        SchemaOptions {
+            allow_defaults: true,
+            disallow_defaults_reason: String::new(),
+            require_valid_property_type: true,
+            require_structural_schema: true,
+            require_atomic_set_type: true,
+            require_map_list_keys_map_set_validation: true,
+        }
+    }
+}
+
+/// Everything the API server reports about one version's `openAPIV3Schema` on create.
+///
+/// `path` is the schema's parent, e.g. `spec.versions[0].schema` (or `spec.validation` after the
+/// reference's conversion of identical per-version schemas); messages name
+/// `<path>.openAPIV3Schema...`. `status_subresource` is whether the version has the status
+/// subresource, which restricts the root. `validate_defaults` is called with the structural
+/// schema when it is structural, and returns the findings of the reference's
+/// `ValidateDefaults` (it lives where value validation and pruning live).
+///
+/// Errors: the schema is not a `JSONSchemaProps` at all (Go's JSON decoding error), in which
+/// case the API server refuses the whole CRD document before validating it.
+///
+/// ```
+/// use kstruct_schema::{field::Path, validation::openapi::validate_crd_schema};
+/// let schema = serde_json::json!({"type": "object", "properties": {"tags": {
+///     "type": "array", "uniqueItems": true, "items": {"type": "string"}}}});
+/// let path = Path::new("spec").child("validation");
+/// let errors = validate_crd_schema(&path, &schema, false, &Default::default(), &mut |_, _| vec![]).unwrap();
+/// assert_eq!(errors[0].to_string(), "spec.validation.openAPIV3Schema.properties[tags].uniqueItems: \
+///     Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic");
+/// ```
+pub fn validate_crd_schema(
+    path: &Path,
+    schema: &Value,
+    status_subresource: bool,
+    opts: &SchemaOptions,
+    validate_defaults: &mut dyn FnMut(&Path, &Structural) -> Vec<FieldError>,
+) -> Result<Vec<FieldError>, Error> {
+    let Some(props) = props::decode(schema).map_err(Error::Decode)? else {
+        return Ok(Vec::new());
+    };
+    let mut errs = Vec::new();
+    if status_subresource {
+        status_root(&props, path, &mut errs);
+    }
+    if props.nullable {
+        errs.push(FieldError::forbidden(
+            &path.child("openAPIV3Schema.nullable"),
+            "nullable cannot be true at the root",
+        ));
+    }
+    let root = path.child("openAPIV3Schema");
+    let mut init_errors = Vec::new();
+    if opts.require_structural_schema {
+        match crate::convert::from_props(&props) {
+            Err(e) => init_errors.push(FieldError::invalid(
+                &root,
+                BadValue::String(String::new()),
+                e.to_string(),
+            )),
+            Ok(s) => {
+                let structural = super::validate_structural(&root, &s);
+                if structural.is_empty() {
+                    errs.extend(validate_defaults(&root, &s));
+                } else {
+                    errs.extend(structural);
+                }
+            }
+        }
+    }
+    let ctx = Walk {
+        allow_defaults: opts.allow_defaults,
+        defaults_reason: opts.disallow_defaults_reason.clone(),
+        inside_resource_meta: false,
+        opts,
+    };
+    node(&props, &root, &ctx, true, &mut errs);
+    if errs.is_empty() {
+        errs.extend(init_errors);
+    }
+    Ok(errs)
+}
+
+/// Only `object` at the root, and only fields that survive extracting `properties[status]`.
+fn status_root(s: &Props, path: &Path, errs: &mut Vec<FieldError>) {
+    for field in set_fields(s) {
+        if field == "Type" {
+            if s.type_ != "object" {
+                errs.push(FieldError::invalid(
+                    &path.child("openAPIV3Schema.type"),
+                    BadValue::String(s.type_.clone()),
+                    r#"only "object" is allowed as the type at the root of the schema if the status subresource is enabled"#,
+                ));
+                return;
+            }
+            continue;
+        }
+        if !ALLOWED_AT_STATUS_ROOT.contains(&field) {
+            errs.push(FieldError::invalid(
+                &path.child("openAPIV3Schema"),
+                BadValue::Raw("apiextensions.JSONSchemaProps{...}".into()),
+                format!(
+                    "only [{}] fields are allowed at the root of the schema if the status subresource is enabled",
+                    ALLOWED_AT_STATUS_ROOT.join(" ")
+                ),
+            ));
+            return;
+        }
+    }
+}
+
+/// The Go field names of the internal `JSONSchemaProps` that are not zero, in struct order.
+fn set_fields(s: &Props) -> Vec<&'static str> {
+    let x = &s.x_list_map_keys;
+    [
+        ("ID", !s.id.is_empty()),
+        ("Schema", !s.schema.is_empty()),
+        ("Ref", s.ref_.is_some()),
+        ("Description", !s.description.is_empty()),
+        ("Type", !s.type_.is_empty()),
+        ("Nullable", s.nullable),
+        ("Format", !s.format.is_empty()),
+        ("Title", !s.title.is_empty()),
+        ("Default", s.default.is_some()),
+        ("Maximum", s.maximum.is_some()),
+        ("ExclusiveMaximum", s.exclusive_maximum),
+        ("Minimum", s.minimum.is_some()),
+        ("ExclusiveMinimum", s.exclusive_minimum),
+        ("MaxLength", s.max_length.is_some()),
+        ("MinLength", s.min_length.is_some()),
+        ("Pattern", !s.pattern.is_empty()),
+        ("MaxItems", s.max_items.is_some()),
+        ("MinItems", s.min_items.is_some()),
+        ("UniqueItems", s.unique_items),
+        ("MultipleOf", s.multiple_of.is_some()),
+        ("Enum", !s.enum_.is_empty()),
+        ("MaxProperties", s.max_properties.is_some()),
+        ("MinProperties", s.min_properties.is_some()),
+        ("Required", s.required.is_some()),
+        ("Items", s.items.is_some()),
+        ("AllOf", !s.all_of.is_empty()),
+        ("OneOf", !s.one_of.is_empty()),
+        ("AnyOf", !s.any_of.is_empty()),
+        ("Not", s.not.is_some()),
+        ("Properties", s.properties.is_some()),
+        ("AdditionalProperties", s.additional_properties.is_some()),
+        ("PatternProperties", !s.pattern_properties.is_empty()),
+        ("Dependencies", !s.dependencies.is_empty()),
+        ("AdditionalItems", s.additional_items.is_some()),
+        ("Definitions", !s.definitions.is_empty()),
+        ("ExternalDocs", s.external_docs.is_some()),
+        ("Example", s.example.is_some()),
+        ("XPreserveUnknownFields", s.x_preserve_unknown_fields.is_some()),
+        ("XEmbeddedResource", s.x_embedded_resource),
+        ("XIntOrString", s.x_int_or_string),
+        ("XListMapKeys", x.is_some()),
+        ("XListType", s.x_list_type.is_some()),
+        ("XMapType", s.x_map_type.is_some()),
+        ("XValidations", s.x_validations.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(name, set)| set.then_some(name))
+    .collect()
+}
+
+/// The reference's `specStandardValidatorV3` state, as it changes on the way down.
+#[derive(Clone)]
+struct Walk<'a> {
+    allow_defaults: bool,
+    defaults_reason: String,
+    inside_resource_meta: bool,
+    opts: &'a SchemaOptions,
+}
+
+impl<'a> Walk<'a> {
+    fn forbid_defaults(&self, reason: &str) -> Walk<'a> {
+        Walk {
+            allow_defaults: false,
+            defaults_reason: reason.to_string(),
+            ..self.clone()
+        }
+    }
+}
+
+/// `ValidateCustomResourceDefinitionOpenAPISchema` with the create options (all rules on).
+fn node(s: &Props, path: &Path, ctx: &Walk, is_root: bool, errs: &mut Vec<FieldError>) {
+    crate::grow(|| node_rules(s, path, ctx, is_root, errs))
+}
+
+fn node_rules(s: &Props, path: &Path, ctx: &Walk, is_root: bool, errs: &mut Vec<FieldError>) {
+    standard(s, path, ctx, errs);
+    if s.unique_items {
+        errs.push(FieldError::forbidden(
+            &path.child("uniqueItems"),
+            "uniqueItems cannot be set to true since the runtime complexity becomes quadratic",
+        ));
+    }
+    if let Some(ap) = &s.additional_properties {
+        let has_properties = s.properties.as_ref().is_some_and(|p| !p.is_empty());
+        if has_properties && !matches!(ap, PropsOrBool::Bool(true)) {
+            errs.push(FieldError::forbidden(
+                &path.child("additionalProperties"),
+                "additionalProperties and properties are mutual exclusive",
+            ));
+        }
+        if let PropsOrBool::Schema(schema) = ap {
+            let sub = if ctx.inside_resource_meta {
+                ctx.forbid_defaults("inside additionalProperties applying to object metadata")
+            } else {
+                ctx.clone()
+            };
+            node(schema, &path.child("additionalProperties"), &sub, false, errs);
+        }
+    }
+    for (name, p) in s.properties.iter().flatten() {
+        let mut sub = ctx.clone();
+        if (is_root || s.x_embedded_resource) && matches!(name.as_str(), "metadata" | "kind" | "apiVersion") {
+            sub.inside_resource_meta = true;
+            if is_root {
+                sub = sub.forbid_defaults(&format!("in top-level {name}"));
+            }
+        }
+        node(p, &path.child("properties").key(name), &sub, false, errs);
+    }
+    if let Some(not) = &s.not {
+        node(not, &path.child("not"), ctx, false, errs);
+    }
+    for (field, list) in [("allOf", &s.all_of), ("oneOf", &s.one_of), ("anyOf", &s.any_of)] {
+        for (i, p) in list.iter().enumerate() {
+            node(p, &path.child(field).index(i), ctx, false, errs);
+        }
+    }
+    for (name, p) in &s.definitions {
+        node(p, &path.child("definitions").key(name), ctx, false, errs);
+    }
+    match &s.items {
+        Some(PropsOrArray::Schema(items)) => node(items, &path.child("items"), ctx, false, errs),
+        Some(PropsOrArray::Array(list)) => {
+            for (i, p) in list.iter().enumerate() {
+                node(p, &path.child("items").index(i), ctx, false, errs);
+            }
+        }
+        _ => {}
+    }
+    for (name, v) in &s.dependencies {
+        if let Ok(Some(p)) = props::decode(v)
+            && v.is_object()
+        {
+            node(&p, &path.child("dependencies").key(name), ctx, false, errs);
+        }
+    }
+    if s.x_preserve_unknown_fields == Some(false) {
+        errs.push(FieldError::invalid(
+            &path.child("x-kubernetes-preserve-unknown-fields"),
+            BadValue::Bool(false),
+            "must be true or undefined",
+        ));
+    }
+    list_and_map_types(s, path, ctx.opts, errs);
+    validation_rules(s, path, errs);
+}
+
+/// `specStandardValidatorV3.validate`: fields the API server never supports.
+fn standard(s: &Props, path: &Path, ctx: &Walk, errs: &mut Vec<FieldError>) {
+    if ctx.opts.require_valid_property_type && !s.type_.is_empty() && !TYPES.contains(&s.type_.as_str()) {
+        errs.push(FieldError::not_supported(&path.child("type"), &s.type_, &TYPES));
+    }
+    if s.default.is_some() && !ctx.allow_defaults {
+        let mut detail = String::from("must not be set");
+        if !ctx.defaults_reason.is_empty() {
+            detail.push(' ');
+            detail.push_str(&ctx.defaults_reason);
+        }
+        errs.push(FieldError::forbidden(&path.child("default"), detail));
+    }
+    let unsupported = [
+        ("id", !s.id.is_empty()),
+        ("additionalItems", s.additional_items.is_some()),
+        ("patternProperties", !s.pattern_properties.is_empty()),
+        ("definitions", !s.definitions.is_empty()),
+        ("dependencies", !s.dependencies.is_empty()),
+        ("$ref", s.ref_.is_some()),
+    ];
+    for (field, set) in unsupported {
+        if set {
+            errs.push(FieldError::forbidden(
+                &path.child(field),
+                format!("{field} is not supported"),
+            ));
+        }
+    }
+    if s.type_ == "null" {
+        errs.push(FieldError::forbidden(
+            &path.child("type"),
+            "type cannot be set to null, use nullable as an alternative",
+        ));
+    }
+    if matches!(&s.items, Some(PropsOrArray::Array(list)) if !list.is_empty()) {
+        errs.push(FieldError::forbidden(
+            &path.child("items"),
+            "items must be a schema object and not an array",
+        ));
+    }
+    if ctx.inside_resource_meta && s.x_embedded_resource {
+        errs.push(FieldError::forbidden(
+            &path.child("x-kubernetes-embedded-resource"),
+            "must not be used inside of resource meta",
+        ));
+    }
+}
+
+/// `x-kubernetes-map-type`, `x-kubernetes-list-type` and `x-kubernetes-list-map-keys`.
+fn list_and_map_types(s: &Props, path: &Path, opts: &SchemaOptions, errs: &mut Vec<FieldError>) {
+    if s.x_map_type.is_some() && s.type_ != "object" {
+        errs.push(must_be_type(
+            path,
+            &s.type_,
+            "must be object if x-kubernetes-map-type is specified",
+        ));
+    }
+    if let Some(m) = &s.x_map_type
+        && m != "atomic"
+        && m != "granular"
+    {
+        errs.push(FieldError::not_supported(
+            &path.child("x-kubernetes-map-type"),
+            m,
+            &["atomic", "granular"],
+        ));
+    }
+    let items = match &s.items {
+        Some(PropsOrArray::Schema(items)) => Some(items.as_ref()),
+        _ => None,
+    };
+    let list_type = s.x_list_type.as_deref();
+    if list_type.is_some() && s.type_ != "array" {
+        errs.push(must_be_type(
+            path,
+            &s.type_,
+            "must be array if x-kubernetes-list-type is specified",
+        ));
+    } else if opts.require_atomic_set_type
+        && list_type == Some("set")
+        && let Some(is) = items
+    {
+        let atomic = "must be atomic as item of a list with x-kubernetes-list-type=set";
+        match is.type_.as_str() {
+            "array" if is.x_list_type.as_deref().is_some_and(|l| l != "atomic") => errs.push(FieldError::invalid(
+                &path.child("items").child("x-kubernetes-list-type"),
+                opt_string(&is.x_list_type),
+                atomic,
+            )),
+            // The reference reports the items' list type here, not their map type.
+            "object" if is.x_map_type.as_deref() != Some("atomic") => errs.push(FieldError::invalid(
+                &path.child("items").child("x-kubernetes-map-type"),
+                opt_string(&is.x_list_type),
+                atomic,
+            )),
+            _ => {}
+        }
+    }
+    if let Some(l) = list_type
+        && !matches!(l, "atomic" | "set" | "map")
+    {
+        errs.push(FieldError::not_supported(
+            &path.child("x-kubernetes-list-type"),
+            l,
+            &["atomic", "set", "map"],
+        ));
+    }
+    let keys = s.x_list_map_keys.as_deref().unwrap_or_default();
+    if !keys.is_empty() {
+        let detail = "must be map if x-kubernetes-list-map-keys is non-empty";
+        match list_type {
+            None => errs.push(FieldError::required(&path.child("x-kubernetes-list-type"), detail)),
+            Some("map") => {}
+            Some(other) => errs.push(FieldError::invalid(
+                &path.child("x-kubernetes-list-type"),
+                BadValue::String(other.to_string()),
+                detail,
+            )),
+        }
+    }
+    if list_type == Some("map") {
+        list_map(s, items, keys, path, errs);
+    }
+    if opts.require_map_list_keys_map_set_validation {
+        map_list_keys_map_set(s, items, keys, path, errs);
+    }
+}
+
+/// The rules of `x-kubernetes-list-type: map` on the list itself.
+fn list_map(s: &Props, items: Option<&Props>, keys: &[String], path: &Path, errs: &mut Vec<FieldError>) {
+    if keys.is_empty() {
+        errs.push(FieldError::required(
+            &path.child("x-kubernetes-list-map-keys"),
+            "must not be empty if x-kubernetes-list-type is map",
+        ));
+    }
+    match &s.items {
+        None => errs.push(FieldError::required(
+            &path.child("items"),
+            "must have a schema if x-kubernetes-list-type is map",
+        )),
+        Some(PropsOrArray::Schema(_)) => {}
+        Some(_) => errs.push(FieldError::invalid(
+            &path.child("items"),
+            BadValue::Raw("apiextensions.JSONSchemaPropsOrArray{...}".into()),
+            "must only have a single schema if x-kubernetes-list-type is map",
+        )),
+    }
+    let Some(is) = items else { return };
+    if is.type_ != "object" {
+        errs.push(FieldError::invalid(
+            &path.child("items").child("type"),
+            BadValue::String(is.type_.clone()),
+            "must be object if parent array's x-kubernetes-list-type is map",
+        ));
+        return;
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for k in keys {
+        match is.properties.as_ref().and_then(|p| p.get(k)) {
+            Some(p) if p.type_ == "array" || p.type_ == "object" => errs.push(FieldError::invalid(
+                &path.child("items").child("properties").key(k).child("type"),
+                // The reference reports the items' type, not the key's.
+                BadValue::String(is.type_.clone()),
+                "must be a scalar type if parent array's x-kubernetes-list-type is map",
+            )),
+            Some(_) => {}
+            None => errs.push(FieldError::invalid(
+                &path.child("x-kubernetes-list-map-keys"),
+                string_list(keys),
+                "entries must all be names of item properties",
+            )),
+        }
+        if !seen.insert(k) {
+            errs.push(FieldError::invalid(
+                &path.child("x-kubernetes-list-map-keys"),
+                string_list(keys),
+                "must not contain duplicate entries",
+            ));
+        }
+    }
+}
+
+/// `validateMapListKeysMapSet`: items of sets and maps are not nullable; map keys are required
+/// or defaulted, and not nullable.
+fn map_list_keys_map_set(s: &Props, items: Option<&Props>, keys: &[String], path: &Path, errs: &mut Vec<FieldError>) {
+    let (Some(is), Some(list_type)) = (items, s.x_list_type.as_deref()) else {
+        return;
+    };
+    if list_type != "set" && list_type != "map" {
+        return;
+    }
+    if is.nullable {
+        errs.push(FieldError::forbidden(
+            &path.child("items").child("nullable"),
+            format!("cannot be nullable when x-kubernetes-list-type is {list_type}"),
+        ));
+    }
+    if list_type != "map" {
+        return;
+    }
+    let required = is.required.as_deref().unwrap_or_default();
+    for k in keys {
+        let Some(p) = is.properties.as_ref().and_then(|p| p.get(k)) else {
+            continue;
+        };
+        let key_path = path.child("items").child("properties").key(k);
+        if !required.contains(k) && p.default.is_none() {
+            errs.push(FieldError::required(
+                &key_path.child("default"),
+                "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property",
+            ));
+        }
+        if p.nullable {
+            errs.push(FieldError::forbidden(
+                &key_path.child("nullable"),
+                "this property is in x-kubernetes-list-map-keys, so it cannot be nullable",
+            ));
+        }
+    }
+}
+
+/// The static rules of `x-kubernetes-validations` (CEL compilation is not done; see the
+/// crate's README for what that leaves out).
+fn validation_rules(s: &Props, path: &Path, errs: &mut Vec<FieldError>) {
+    for (i, rule) in s.x_validations.iter().flatten().enumerate() {
+        let p = path.child("x-kubernetes-validations").index(i);
+        let trimmed_rule = go_trim_space(&rule.rule);
+        let trimmed_msg = go_trim_space(&rule.message);
+        if trimmed_rule.is_empty() {
+            errs.push(FieldError::required(&p.child("rule"), "rule is not specified"));
+        } else if !rule.message.is_empty() && trimmed_msg.is_empty() {
+            errs.push(FieldError::invalid(
+                &p.child("message"),
+                BadValue::String(rule.message.clone()),
+                "must be non-empty if specified",
+            ));
+        } else if has_newlines(trimmed_msg) {
+            errs.push(FieldError::invalid(
+                &p.child("message"),
+                BadValue::String(rule.message.clone()),
+                "must not contain line breaks",
+            ));
+        } else if has_newlines(trimmed_rule) && trimmed_msg.is_empty() {
+            errs.push(FieldError::required(
+                &p.child("message"),
+                "message must be specified if rule contains line breaks",
+            ));
+        }
+        if !rule.message_expression.is_empty() && go_trim_space(&rule.message_expression).is_empty() {
+            errs.push(FieldError::required(
+                &p.child("messageExpression"),
+                "messageExpression must be non-empty if specified",
+            ));
+        }
+        if let Some(reason) = &rule.reason
+            && !VALIDATION_REASONS.contains(&reason.as_str())
+        {
+            errs.push(FieldError::not_supported(
+                &p.child("reason"),
+                reason,
+                &VALIDATION_REASONS,
+            ));
+        }
+        if !rule.field_path.is_empty() && go_trim_space(&rule.field_path).is_empty() {
+            errs.push(FieldError::invalid(
+                &p.child("fieldPath"),
+                BadValue::String(rule.field_path.clone()),
+                "must be non-empty if specified",
+            ));
+        }
+        if has_newlines(&rule.field_path) {
+            errs.push(FieldError::invalid(
+                &p.child("fieldPath"),
+                BadValue::String(rule.field_path.clone()),
+                "must not contain line breaks",
+            ));
+        }
+        if !rule.field_path.is_empty() && !field_path_valid(s, &rule.field_path) {
+            errs.push(FieldError::invalid(
+                &p.child("fieldPath"),
+                BadValue::String(rule.field_path.clone()),
+                "must be a valid path",
+            ));
+        }
+    }
+}
+
+/// `pathValid`: a rule's `fieldPath` must name a field of the node's structural schema (CEL's
+/// `ValidFieldPath`: `.name`, `['name']` and `[index]`/`['key']` steps). A node that does not
+/// convert is not checked.
+fn field_path_valid(s: &Props, field_path: &str) -> bool {
+    match crate::convert::from_props(s) {
+        Ok(schema) => super::field_path::resolve(field_path, &schema).is_ok(),
+        Err(_) => true,
+    }
+}
+
+/// Go's `strings.TrimSpace`.
+fn go_trim_space(s: &str) -> &str {
+    s.trim_matches(|c: char| {
+        matches!(c, '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{85}' | '\u{a0}') || (c.is_whitespace())
+    })
+}
+
+fn has_newlines(s: &str) -> bool {
+    s.contains(['\n', '\r'])
+}
+
+fn must_be_type(path: &Path, type_: &str, detail: &str) -> FieldError {
+    if type_.is_empty() {
+        FieldError::required(&path.child("type"), detail)
+    } else {
+        FieldError::invalid(&path.child("type"), BadValue::String(type_.to_string()), detail)
+    }
+}
+
+/// A Go `*string`: the string, or `null` when unset.
+fn opt_string(s: &Option<String>) -> BadValue {
+    match s {
+        Some(s) => BadValue::String(s.clone()),
+        None => BadValue::Null,
+    }
+}
+
+/// A Go `[]string`, as the reference prints it in a field error.
+fn string_list(list: &[String]) -> BadValue {
+    BadValue::Json(Value::Array(list.iter().cloned().map(Value::String).collect()))
+}
