@@ -659,15 +659,182 @@ fn must_be_type(path: &Path, type_: &str, detail: &str) -> FieldError {
     }
 }
 
-/// A Go `*string`: the string, or `null` when unset.
+/// A Go `*string`: the string, or `null` when unset (current apimachinery marshals a nil
+/// pointer as JSON).
 fn opt_string(s: &Option<String>) -> BadValue {
     match s {
         Some(s) => BadValue::String(s.clone()),
-        None => BadValue::Null,
+        None => BadValue::Json(Value::Null),
     }
 }
 
 /// A Go `[]string`, as the reference prints it in a field error.
 fn string_list(list: &[String]) -> BadValue {
     BadValue::Json(Value::Array(list.iter().cloned().map(Value::String).collect()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn messages(schema: Value, status: bool) -> Vec<String> {
+        validate_crd_schema(
+            &Path::new("spec").child("validation"),
+            &schema,
+            status,
+            &SchemaOptions::default(),
+            &mut |_, _| vec![],
+        )
+        .unwrap()
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+    }
+
+    const P: &str = "spec.validation.openAPIV3Schema";
+
+    #[test]
+    fn unsupported_fields_are_forbidden_at_their_node() {
+        let got = messages(
+            json!({"type": "object", "properties": {"a": {"$ref": "#/x", "type": "null"}, "b": {"type": "array", "items": [{"type": "string"}]}}}),
+            false,
+        );
+        assert_eq!(
+            got,
+            [
+                format!(
+                    "{P}.properties[a].type: Unsupported value: \"null\": supported values: \"array\", \"boolean\", \"integer\", \"number\", \"object\", \"string\""
+                ),
+                format!("{P}.properties[a].$ref: Forbidden: $ref is not supported"),
+                format!(
+                    "{P}.properties[a].type: Forbidden: type cannot be set to null, use nullable as an alternative"
+                ),
+                format!("{P}.properties[b].items: Forbidden: items must be a schema object and not an array"),
+            ]
+        );
+    }
+
+    #[test]
+    fn conversion_errors_only_show_when_nothing_else_does() {
+        assert_eq!(
+            messages(json!({"type": "object", "$schema": "x"}), false),
+            [format!(
+                "{P}: Invalid value: \"\": OpenAPIV3Schema 'schema' is not supported"
+            )]
+        );
+    }
+
+    #[test]
+    fn root_rules() {
+        assert_eq!(
+            messages(json!({"type": "object", "nullable": true}), false),
+            [format!("{P}.nullable: Forbidden: nullable cannot be true at the root")]
+        );
+        assert_eq!(
+            messages(json!({"type": "array", "items": {"type": "string"}}), true)[0],
+            format!(
+                "{P}.type: Invalid value: \"array\": only \"object\" is allowed as the type at the root of the schema if the status subresource is enabled"
+            )
+        );
+    }
+
+    #[test]
+    fn defaults_forbidden_in_top_level_metadata() {
+        let got = messages(
+            json!({"type": "object", "properties": {"kind": {"type": "string", "default": "X"}}}),
+            false,
+        );
+        assert_eq!(
+            got,
+            [format!(
+                "{P}.properties[kind].default: Forbidden: must not be set in top-level kind"
+            )]
+        );
+    }
+
+    #[test]
+    fn list_types() {
+        let got = messages(
+            json!({"type": "object", "properties": {
+                "s": {"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "object", "nullable": true}},
+                "m": {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["k", "k", "x"],
+                      "items": {"type": "object", "properties": {"k": {"type": "object"}}}},
+                "t": {"type": "string", "x-kubernetes-list-type": "bag"}
+            }}),
+            false,
+        );
+        assert_eq!(
+            got,
+            [
+                format!(
+                    "{P}.properties[m].items.properties[k].type: Invalid value: \"object\": must be a scalar type if parent array's x-kubernetes-list-type is map"
+                ),
+                format!(
+                    "{P}.properties[m].items.properties[k].type: Invalid value: \"object\": must be a scalar type if parent array's x-kubernetes-list-type is map"
+                ),
+                format!(
+                    "{P}.properties[m].x-kubernetes-list-map-keys: Invalid value: [\"k\",\"k\",\"x\"]: must not contain duplicate entries"
+                ),
+                format!(
+                    "{P}.properties[m].x-kubernetes-list-map-keys: Invalid value: [\"k\",\"k\",\"x\"]: entries must all be names of item properties"
+                ),
+                format!(
+                    "{P}.properties[m].items.properties[k].default: Required value: this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"
+                ),
+                format!(
+                    "{P}.properties[m].items.properties[k].default: Required value: this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"
+                ),
+                format!(
+                    "{P}.properties[s].items.x-kubernetes-map-type: Invalid value: null: must be atomic as item of a list with x-kubernetes-list-type=set"
+                ),
+                format!(
+                    "{P}.properties[s].items.nullable: Forbidden: cannot be nullable when x-kubernetes-list-type is set"
+                ),
+                format!(
+                    "{P}.properties[t].type: Invalid value: \"string\": must be array if x-kubernetes-list-type is specified"
+                ),
+                format!(
+                    "{P}.properties[t].x-kubernetes-list-type: Unsupported value: \"bag\": supported values: \"atomic\", \"set\", \"map\""
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn validation_rule_static_checks() {
+        let got = messages(
+            json!({"type": "object", "x-kubernetes-validations": [
+                {"rule": " "},
+                {"rule": "a\nb"},
+                {"rule": "true", "reason": "Nope", "fieldPath": ".missing"}
+            ]}),
+            false,
+        );
+        assert_eq!(
+            got,
+            [
+                format!("{P}.x-kubernetes-validations[0].rule: Required value: rule is not specified"),
+                format!(
+                    "{P}.x-kubernetes-validations[1].message: Required value: message must be specified if rule contains line breaks"
+                ),
+                format!(
+                    "{P}.x-kubernetes-validations[2].reason: Unsupported value: \"Nope\": supported values: \"FieldValueDuplicate\", \"FieldValueForbidden\", \"FieldValueInvalid\", \"FieldValueRequired\""
+                ),
+                format!("{P}.x-kubernetes-validations[2].fieldPath: Invalid value: \".missing\": must be a valid path"),
+            ]
+        );
+    }
+
+    #[test]
+    fn every_property_walk_never_panics_on_odd_input() {
+        for schema in [
+            json!({}),
+            json!({"items": 5}),
+            json!({"x-kubernetes-list-type": "map"}),
+            json!({"dependencies": {"a": ["b"]}}),
+        ] {
+            let _ = messages(schema, true);
+        }
+    }
 }
