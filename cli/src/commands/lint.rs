@@ -11,54 +11,6 @@ use serde_json::Value;
 use super::Outcome;
 use crate::inputs::{Input, read_file, read_stdin};
 
-/// The keys of a `JSONSchemaProps`: a document made only of these is a plausible bare schema.
-const SCHEMA_KEYS: &[&str] = &[
-    "id",
-    "$schema",
-    "$ref",
-    "description",
-    "type",
-    "format",
-    "title",
-    "default",
-    "maximum",
-    "exclusiveMaximum",
-    "minimum",
-    "exclusiveMinimum",
-    "maxLength",
-    "minLength",
-    "pattern",
-    "maxItems",
-    "minItems",
-    "uniqueItems",
-    "multipleOf",
-    "enum",
-    "maxProperties",
-    "minProperties",
-    "required",
-    "items",
-    "allOf",
-    "oneOf",
-    "anyOf",
-    "not",
-    "properties",
-    "additionalProperties",
-    "patternProperties",
-    "dependencies",
-    "additionalItems",
-    "definitions",
-    "externalDocs",
-    "example",
-    "nullable",
-    "x-kubernetes-preserve-unknown-fields",
-    "x-kubernetes-embedded-resource",
-    "x-kubernetes-int-or-string",
-    "x-kubernetes-list-map-keys",
-    "x-kubernetes-list-type",
-    "x-kubernetes-map-type",
-    "x-kubernetes-validations",
-];
-
 /// One linted document and what it got.
 struct Linted {
     origin: String,
@@ -205,9 +157,11 @@ fn lint_document(value: &Value, origin: &str, line: usize, schema_mode: bool) ->
         );
         return None;
     }
-    let plausible = value
-        .as_object()
-        .is_some_and(|m| !m.is_empty() && m.keys().all(|k| SCHEMA_KEYS.contains(&k.as_str())));
+    let plausible = value.as_object().is_some_and(|m| {
+        !m.is_empty()
+            && m.keys()
+                .all(|k| kstruct::schema::convert::SCHEMA_KEYS.contains(&k.as_str()))
+    });
     if !schema_mode && !plausible {
         eprintln!(
             "kstruct: note: {origin}:{line}: skipping a document that is neither a Kubernetes object nor a \

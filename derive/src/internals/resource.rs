@@ -644,42 +644,23 @@ pub fn to_plural(word: &str) -> String {
     format!("{word}s")
 }
 
+/// apimachinery's first reason to refuse a name, without the example and regular expression
+/// that follow it (the error's span already points at the value).
+fn first_reason(reasons: Vec<String>) -> Option<String> {
+    reasons
+        .into_iter()
+        .next()
+        .map(|m| m.split(" (e.g.").next().unwrap_or_default().to_string())
+}
+
 /// Why `s` is not a DNS-1035 label (apimachinery's words), if it is not.
 pub fn dns1035_label(s: &str) -> Option<String> {
-    if s.len() > 63 {
-        return Some("must be no more than 63 characters".into());
-    }
-    let b = s.as_bytes();
-    let ok = !b.is_empty()
-        && b[0].is_ascii_lowercase()
-        && b.iter()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-        && b[b.len() - 1] != b'-';
-    (!ok).then(|| {
-        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an \
-         alphabetic character, and end with an alphanumeric character"
-            .into()
-    })
+    first_reason(kstruct_schema::names::is_dns1035_label(s))
 }
 
 /// Why `s` is not a DNS-1123 subdomain, if it is not.
 pub fn dns1123_subdomain(s: &str) -> Option<String> {
-    if s.len() > 253 {
-        return Some("must be no more than 253 characters".into());
-    }
-    let label_ok = |l: &str| {
-        let b = l.as_bytes();
-        !b.is_empty()
-            && b[0].is_ascii_alphanumeric()
-            && b[b.len() - 1].is_ascii_alphanumeric()
-            && b.iter()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-    };
-    (!s.split('.').all(label_ok)).then(|| {
-        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', \
-         and must start and end with an alphanumeric character"
-            .into()
-    })
+    first_reason(kstruct_schema::names::is_dns1123_subdomain(s))
 }
 
 /// Why `s` is not a qualified name (a label or annotation key: `[prefix/]name`), if it is not.

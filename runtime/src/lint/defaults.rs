@@ -13,6 +13,12 @@ use crate::interpreter::prune;
 use crate::objectmeta::{CoerceOptions, coerce};
 use crate::validation::{Mode, Node, openapi};
 
+/// Coercion as `ValidateDefaults` runs it: report, never drop.
+const REPORT: CoerceOptions = CoerceOptions {
+    drop_invalid_fields: false,
+    return_unknown_field_paths: false,
+};
+
 /// One step from the enclosing resource to a default (the reference's surrounding-object
 /// function).
 #[derive(Clone)]
@@ -81,11 +87,7 @@ fn plain(at: &Path, s: &Structural, default: &Value, require_pruned: bool, errs:
         }
     }
     let mut copy = default.clone();
-    let no_drop = CoerceOptions {
-        drop_invalid_fields: false,
-        return_unknown_field_paths: false,
-    };
-    if let Err(e) = coerce(at, &mut copy, Some(s), s.extensions.x_embedded_resource, no_drop) {
+    if let Err(e) = coerce(at, &mut copy, Some(s), s.extensions.x_embedded_resource, REPORT) {
         errs.push(e);
         return;
     }
@@ -117,11 +119,7 @@ fn in_meta(at: &Path, s: &Structural, root: &Structural, steps: &[Step], default
     obj.entry("apiVersion")
         .or_insert_with(|| Value::String("validation/v1".into()));
     let mut obj = Value::Object(obj);
-    let no_drop = CoerceOptions {
-        drop_invalid_fields: false,
-        return_unknown_field_paths: false,
-    };
-    if let Err(e) = coerce(&Path::nil(), &mut obj, Some(root), true, no_drop) {
+    if let Err(e) = coerce(&Path::nil(), &mut obj, Some(root), true, REPORT) {
         errs.push(FieldError::invalid(
             at,
             BadValue::from(default),

@@ -68,9 +68,7 @@ pub fn lint_crd(doc: &Value) -> Result<Vec<FieldError>, Error> {
         .iter()
         .chain(crd.versions.iter().filter_map(|v| v.schema.as_ref()));
     for s in schemas.filter_map(|s| s.open_api_v3_schema.as_ref()) {
-        if let Err(e) = kstruct_schema::convert::from_value(s)
-            && let kstruct_schema::Error::Decode(text) = e
-        {
+        if let Err(kstruct_schema::Error::Decode(text)) = kstruct_schema::convert::check_decodes(s) {
             return Err(refused(text.replacen(
                 "Go struct field JSONSchemaProps.",
                 "Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema.",

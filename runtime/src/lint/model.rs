@@ -117,23 +117,12 @@ struct Reader {
     first_error: Option<String>,
 }
 
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
 impl Reader {
     fn fail(&mut self, v: &Value, strukt: &str, field: &str, go_type: &str) {
         if self.first_error.is_none() {
             self.first_error = Some(format!(
                 "json: cannot unmarshal {} into Go struct field {strukt}.{field} of type {go_type}",
-                kind_of(v)
+                kstruct_schema::go::json_kind(v)
             ));
         }
     }
@@ -271,17 +260,14 @@ pub(crate) fn read(doc: &Value) -> Result<Crd, DecodeError> {
             raw_versions.push((Version::default(), None, None, Vec::new()));
             continue;
         };
-        let version = Version {
-            name: r.string(v.get("name"), T_VERSION, "spec.versions.name"),
-            storage: r.bool(v.get("storage"), T_VERSION, "spec.versions.storage"),
-            deprecated: r.bool(v.get("deprecated"), T_VERSION, "spec.versions.deprecated"),
-            deprecation_warning: r.opt_string(
-                v.get("deprecationWarning"),
-                T_VERSION,
-                "spec.versions.deprecationWarning",
-            ),
-            ..Version::default()
-        };
+        let name = r.string(v.get("name"), T_VERSION, "spec.versions.name");
+        let storage = r.bool(v.get("storage"), T_VERSION, "spec.versions.storage");
+        let deprecated = r.bool(v.get("deprecated"), T_VERSION, "spec.versions.deprecated");
+        let deprecation_warning = r.opt_string(
+            v.get("deprecationWarning"),
+            T_VERSION,
+            "spec.versions.deprecationWarning",
+        );
         let schema = r
             .object(
                 v.get("schema"),
@@ -331,8 +317,15 @@ pub(crate) fn read(doc: &Value) -> Result<Crd, DecodeError> {
                 ));
             }
         }
+        let version = Version {
+            name,
+            storage,
+            deprecated,
+            deprecation_warning,
+            selectable_fields: selectable,
+            ..Version::default()
+        };
         raw_versions.push((version, schema, subresources, columns));
-        raw_versions.last_mut().expect("pushed").0.selectable_fields = selectable;
     }
     crd.conversion = read_conversion(&mut r, spec.get("conversion"));
     if let Some(e) = r.first_error {

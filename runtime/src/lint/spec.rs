@@ -346,30 +346,18 @@ fn simple_json_path(p: &Path, s: &str) -> Option<FieldError> {
 
 fn subresources_rules(at: &Path, s: &Subresources, errs: &mut Vec<FieldError>) {
     let Some(scale) = &s.scale else { return };
-    let spec_path = at.child("scale.specReplicasPath");
-    if scale.spec_replicas_path.is_empty() {
-        errs.push(FieldError::required(&spec_path, ""));
-    } else if let Some(e) = simple_json_path(&spec_path, &scale.spec_replicas_path) {
-        errs.push(e);
-    } else if !scale.spec_replicas_path.starts_with(".spec.") {
-        errs.push(invalid(
-            &spec_path,
-            &scale.spec_replicas_path,
-            "should be a json path under .spec",
-        ));
-    }
-    let status_path = at.child("scale.statusReplicasPath");
-    if scale.status_replicas_path.is_empty() {
-        errs.push(FieldError::required(&status_path, ""));
-    } else if let Some(e) = simple_json_path(&status_path, &scale.status_replicas_path) {
-        errs.push(e);
-    } else if !scale.status_replicas_path.starts_with(".status.") {
-        errs.push(invalid(
-            &status_path,
-            &scale.status_replicas_path,
-            "should be a json path under .status",
-        ));
-    }
+    replicas_path(
+        &at.child("scale.specReplicasPath"),
+        &scale.spec_replicas_path,
+        "spec",
+        errs,
+    );
+    replicas_path(
+        &at.child("scale.statusReplicasPath"),
+        &scale.status_replicas_path,
+        "status",
+        errs,
+    );
     if let Some(selector) = scale.label_selector_path.as_deref().filter(|s| !s.is_empty()) {
         let p = at.child("scale.labelSelectorPath");
         if let Some(e) = simple_json_path(&p, selector) {
@@ -381,6 +369,17 @@ fn subresources_rules(at: &Path, s: &Subresources, errs: &mut Vec<FieldError>) {
                 "should be a json path under either .spec or .status",
             ));
         }
+    }
+}
+
+/// A scale replicas path: required, simple, and under `.<under>.`.
+fn replicas_path(p: &Path, path: &str, under: &str, errs: &mut Vec<FieldError>) {
+    if path.is_empty() {
+        errs.push(FieldError::required(p, ""));
+    } else if let Some(e) = simple_json_path(p, path) {
+        errs.push(e);
+    } else if !path.starts_with(&format!(".{under}.")) {
+        errs.push(invalid(p, path, format!("should be a json path under .{under}")));
     }
 }
 
@@ -433,18 +432,18 @@ fn selectable(at: &Path, schema_at: &Path, schema: &Value, fields: &[String], er
         }
         match resolve_with(f, &structural, false) {
             Err(e) => errs.push(invalid(&p, f, format!("is an invalid path: {e}"))),
-            Ok((root, found)) => {
-                if root.as_deref() == Some("metadata") {
+            Ok(found) => {
+                if found.root.as_deref() == Some("metadata") {
                     errs.push(invalid(&p, f, "must not point to fields in metadata"));
                 }
-                if !matches!(found.generic.type_.as_str(), "string" | "boolean" | "integer") {
+                if !matches!(found.schema.generic.type_.as_str(), "string" | "boolean" | "integer") {
                     errs.push(invalid(
                         &p,
                         f,
                         "must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed.",
                     ));
                 }
-                if !unique.insert(normalized_field_path(f)) {
+                if !unique.insert(found.path.to_string()) {
                     errs.push(FieldError::duplicate(&p, BadValue::String(f.clone())));
                 }
             }
@@ -458,11 +457,6 @@ fn selectable(at: &Path, schema_at: &Path, schema: &Value, fields: &[String], er
             format!("must have at most {MAX_SELECTABLE_FIELDS} items"),
         ));
     }
-}
-
-/// The field path a selectable field names, whatever its spelling (`.a.b` and `.a['b']`).
-fn normalized_field_path(f: &str) -> String {
-    f.replace("['", ".").replace("']", "")
 }
 
 /// `ValidateCustomResourceDefinitionNames`.

@@ -9,10 +9,12 @@
 //! (the first of equal texts); nothing is sorted. Where kube-openapi walks a Go map (properties)
 //! its order is random; we walk keys in byte order.
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use kstruct_schema::field::{BadValue, ErrorKind, FieldError, Path};
-use kstruct_schema::go::format_float_g;
+use kstruct_schema::go::{format_float_g, quote};
 
 use super::formats;
 use super::node::{Additional, Node};
@@ -143,7 +145,7 @@ fn value_inner(s: Node<'_>, path: &str, data: &Value, mode: Mode) -> Res {
             if !formats::valid(format, text) {
                 r.add(Fail::Type {
                     name: path.to_string(),
-                    msg: format!("{path} in body must be of type {format}: {}", go_quote(text)),
+                    msg: format!("{path} in body must be of type {format}: {}", quote(text)),
                     value: text.clone(),
                 });
             }
@@ -186,14 +188,10 @@ fn format_of(s: Node<'_>, mode: Mode) -> &str {
     f
 }
 
-fn go_quote(s: &str) -> String {
-    kstruct_schema::go::quote(s)
-}
-
 fn invalid_type(path: &str, type_: &str, observed: &str) -> Fail {
     Fail::Type {
         name: path.to_string(),
-        msg: format!("{path} in body must be of type {type_}: {}", go_quote(observed)),
+        msg: format!("{path} in body must be of type {type_}: {}", quote(observed)),
         value: observed.to_string(),
     }
 }
@@ -265,7 +263,7 @@ fn schema_props(s: Node<'_>, path: &str, data: &Value, mode: Mode) -> Res {
         }
         if !ok {
             r.add(Fail::Composite {
-                msg: format!("{} must validate at least one schema (anyOf)", go_quote(path)),
+                msg: format!("{} must validate at least one schema (anyOf)", quote(path)),
             });
             if let Some(b) = best {
                 r.merge(b);
@@ -290,10 +288,7 @@ fn schema_props(s: Node<'_>, path: &str, data: &Value, mode: Mode) -> Res {
                 format!("Found {validated} valid alternatives")
             };
             r.add(Fail::Composite {
-                msg: format!(
-                    "{} must validate one and only one schema (oneOf). {extra}",
-                    go_quote(path)
-                ),
+                msg: format!("{} must validate one and only one schema (oneOf). {extra}", quote(path)),
             });
             if validated == 0
                 && let Some(b) = best
@@ -314,7 +309,7 @@ fn schema_props(s: Node<'_>, path: &str, data: &Value, mode: Mode) -> Res {
         if valid != v.all_of.len() {
             let extra = if valid == 0 { ". None validated" } else { "" };
             r.add(Fail::Composite {
-                msg: format!("{} must validate all the schemas (allOf){extra}", go_quote(path)),
+                msg: format!("{} must validate all the schemas (allOf){extra}", quote(path)),
             });
         }
     }
@@ -322,7 +317,7 @@ fn schema_props(s: Node<'_>, path: &str, data: &Value, mode: Mode) -> Res {
         && value(Node::Nested(not), path, data, mode).valid()
     {
         r.add(Fail::Composite {
-            msg: format!("{} must not validate the schema (not)", go_quote(path)),
+            msg: format!("{} must not validate the schema (not)", quote(path)),
         });
     }
     r.matches += 1;
@@ -354,8 +349,8 @@ fn string(s: Node<'_>, path: &str, data: &str) -> Res {
         return r;
     }
     if !v.pattern.is_empty() {
-        match regex::Regex::new(&v.pattern) {
-            Ok(re) if !re.is_match(data) => r.add(Fail::Other {
+        match pattern(&v.pattern) {
+            Some(re) if !re.is_match(data) => r.add(Fail::Other {
                 name: path.to_string(),
                 msg: format!("{path} in body should match '{}'", v.pattern),
                 value: Some(Value::String(data.to_string())),
@@ -366,6 +361,18 @@ fn string(s: Node<'_>, path: &str, data: &str) -> Res {
         }
     }
     r
+}
+
+/// `pattern` compiled once per distinct pattern: values are validated far more often than
+/// schemas change. `None` for a pattern the regex crate does not take.
+fn pattern(p: &str) -> Option<regex::Regex> {
+    static CACHE: std::sync::LazyLock<std::sync::Mutex<HashMap<String, Option<regex::Regex>>>> =
+        std::sync::LazyLock::new(Default::default);
+    let mut cache = CACHE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    cache
+        .entry(p.to_string())
+        .or_insert_with(|| regex::Regex::new(p).ok())
+        .clone()
 }
 
 fn number(s: Node<'_>, path: &str, data: &Value) -> Res {
@@ -618,14 +625,6 @@ fn object(s: Node<'_>, path: &str, map: &serde_json::Map<String, Value>, mode: M
 
 /// `kubeOpenAPIResultToFieldErrors`.
 fn to_field_error(fld_path: Option<&Path>, f: Fail) -> FieldError {
-    let place = |name: &str| -> (Path, bool) {
-        let base = fld_path.cloned().unwrap_or_else(Path::nil);
-        if !name.is_empty() && name != "." {
-            (base.child(name.strip_prefix('.').unwrap_or(name)), true)
-        } else {
-            (base, fld_path.is_some())
-        }
-    };
     let (kind, name, value, detail) = match f {
         Fail::Type { name, msg, value } => (ErrorKind::TypeInvalid, name, BadValue::String(value), msg),
         Fail::Required { name, .. } => (ErrorKind::Required, name, BadValue::Omit, String::new()),
@@ -635,8 +634,8 @@ fn to_field_error(fld_path: Option<&Path>, f: Fail) -> FieldError {
             let list: Vec<String> = values
                 .iter()
                 .map(|v| match v {
-                    Value::String(s) => go_quote(s),
-                    other => go_quote(&kstruct_schema::go::marshal_json(other)),
+                    Value::String(s) => quote(s),
+                    other => quote(&kstruct_schema::go::marshal_json(other)),
                 })
                 .collect();
             (
@@ -670,19 +669,14 @@ fn to_field_error(fld_path: Option<&Path>, f: Fail) -> FieldError {
             value.as_ref().map_or(BadValue::String(String::new()), BadValue::from),
             msg,
         ),
-        Fail::Composite { msg } => {
-            let base = fld_path.cloned().unwrap_or_else(Path::nil);
-            let mut e = FieldError::new(ErrorKind::Invalid, &base, BadValue::String(String::new()), msg);
-            if fld_path.is_none() {
-                e.field = "<nil>".into();
-            }
-            return e;
-        }
+        // Not a kube-openapi `Validation`: reported at the path the validation started from.
+        Fail::Composite { msg } => (ErrorKind::Invalid, String::new(), BadValue::String(String::new()), msg),
     };
-    let (path, named) = place(&name);
-    let mut e = FieldError::new(kind, &path, value, detail);
-    if !named {
-        e.field = "<nil>".into();
-    }
-    e
+    // The error's name is appended as one piece; the nil path prints as `<nil>`.
+    let base = fld_path.cloned().unwrap_or_else(Path::nil);
+    let path = match name.as_str() {
+        "" | "." => base,
+        name => base.child(name.strip_prefix('.').unwrap_or(name)),
+    };
+    FieldError::new(kind, &path, value, detail)
 }

@@ -41,6 +41,60 @@ pub fn from_value(v: &Value) -> Result<Option<Structural>, Error> {
     }
 }
 
+/// Only the first step of [`from_value`]: whether `v` decodes as a `JSONSchemaProps` (Go's
+/// JSON rules), without converting it. The API server refuses a CRD whose schema does not.
+pub fn check_decodes(v: &Value) -> Result<(), Error> {
+    props::decode(v).map(|_| ()).map_err(Error::Decode)
+}
+
+/// The keys of a v1 `JSONSchemaProps` (what a schema node may hold; other keys are ignored).
+pub const SCHEMA_KEYS: &[&str] = &[
+    "id",
+    "$schema",
+    "$ref",
+    "description",
+    "type",
+    "format",
+    "title",
+    "default",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "multipleOf",
+    "enum",
+    "maxProperties",
+    "minProperties",
+    "required",
+    "items",
+    "allOf",
+    "oneOf",
+    "anyOf",
+    "not",
+    "properties",
+    "additionalProperties",
+    "patternProperties",
+    "dependencies",
+    "additionalItems",
+    "definitions",
+    "externalDocs",
+    "example",
+    "nullable",
+    "x-kubernetes-preserve-unknown-fields",
+    "x-kubernetes-embedded-resource",
+    "x-kubernetes-int-or-string",
+    "x-kubernetes-list-map-keys",
+    "x-kubernetes-list-type",
+    "x-kubernetes-map-type",
+    "x-kubernetes-validations",
+];
+
 /// `NewStructural` on an already decoded schema.
 pub(crate) fn from_props(p: &Props) -> Result<Structural, Error> {
     new_structural(p).map_err(Error::Unsupported)

@@ -2,6 +2,7 @@
 //! field and map-key steps (`.spec.name`, `.labels['app.kubernetes.io/name']`) resolved in a
 //! structural schema. Rules' `fieldPath` and CRDs' `selectableFields` are checked with it.
 
+use crate::field::Path;
 use crate::structural::Structural;
 
 /// Resolves `json_path` in `schema`: the schema it names, or the reference's error text.
@@ -15,18 +16,29 @@ use crate::structural::Structural;
 /// assert_eq!(resolve(".spec.colour", &s).unwrap_err(), "does not refer to a valid field");
 /// ```
 pub fn resolve<'a>(json_path: &str, schema: &'a Structural) -> Result<&'a Structural, String> {
-    resolve_with(json_path, schema, true).map(|(_, s)| s)
+    resolve_with(json_path, schema, true).map(|r| r.schema)
 }
 
-/// [`resolve`], optionally refusing `[...]` steps (selectable fields refuse them), and also
-/// returning the first step's name (the path's root field).
+/// What a field path names.
+pub struct Resolved<'a> {
+    /// The path as the reference's `field.Path` writes it: properties as `.name`, map keys as
+    /// `[key]`, whichever spelling the JSON path used (so equal paths compare equal).
+    pub path: Path,
+    /// The first field of the path (`spec` in `.spec.size`).
+    pub root: Option<String>,
+    /// The schema at the end of the path.
+    pub schema: &'a Structural,
+}
+
+/// [`resolve`], optionally refusing `[...]` steps (selectable fields refuse them).
 pub fn resolve_with<'a>(
     json_path: &str,
     schema: &'a Structural,
     allow_array_notation: bool,
-) -> Result<(Option<String>, &'a Structural), String> {
+) -> Result<Resolved<'a>, String> {
     let tokens = tokens(json_path);
     let mut root = None;
+    let mut path = Path::nil();
     let mut it = tokens.into_iter();
     let mut s = schema;
     while let Some(tok) = it.next() {
@@ -41,7 +53,7 @@ pub fn resolve_with<'a>(
                 }
                 let name = unescape_single_quote(&tok[1..tok.len() - 1])
                     .map_err(|e| format!("invalid string literal: {e}"))?;
-                s = step(s, &name, "does not refer to a valid field")?;
+                s = step(s, &name, &mut path, "does not refer to a valid field")?;
                 root.get_or_insert(name);
                 match it.next() {
                     None => return Err("unexpected end of JSON path".into()),
@@ -51,22 +63,24 @@ pub fn resolve_with<'a>(
             }
             "." => {
                 let name = it.next().ok_or("unexpected end of JSON path")?;
-                s = step(s, name, "does not refer to valid field")?;
+                s = step(s, name, &mut path, "does not refer to valid field")?;
                 root.get_or_insert_with(|| name.to_string());
             }
             other => return Err(format!("expected [ or . but got: {other}")),
         }
     }
-    Ok((root, s))
+    Ok(Resolved { path, root, schema: s })
 }
 
 /// One step: a property when the node has properties, else a map value.
-fn step<'a>(s: &'a Structural, name: &str, no_field: &str) -> Result<&'a Structural, String> {
+fn step<'a>(s: &'a Structural, name: &str, path: &mut Path, no_field: &str) -> Result<&'a Structural, String> {
     if !s.properties.is_empty() {
+        *path = path.child(name);
         s.properties
             .get(name)
             .ok_or_else(|| "does not refer to a valid field".to_string())
     } else if let Some(ap) = &s.additional_properties {
+        *path = path.key(name);
         ap.schema().ok_or_else(|| "does not refer to a valid field".to_string())
     } else {
         Err(no_field.to_string())

@@ -569,8 +569,8 @@ fn map_list_keys_map_set(s: &Props, items: Option<&Props>, keys: &[String], path
 fn validation_rules(s: &Props, path: &Path, errs: &mut Vec<FieldError>) {
     for (i, rule) in s.x_validations.iter().flatten().enumerate() {
         let p = path.child("x-kubernetes-validations").index(i);
-        let trimmed_rule = go_trim_space(&rule.rule);
-        let trimmed_msg = go_trim_space(&rule.message);
+        let trimmed_rule = trim_space(&rule.rule);
+        let trimmed_msg = trim_space(&rule.message);
         if trimmed_rule.is_empty() {
             errs.push(FieldError::required(&p.child("rule"), "rule is not specified"));
         } else if !rule.message.is_empty() && trimmed_msg.is_empty() {
@@ -591,7 +591,7 @@ fn validation_rules(s: &Props, path: &Path, errs: &mut Vec<FieldError>) {
                 "message must be specified if rule contains line breaks",
             ));
         }
-        if !rule.message_expression.is_empty() && go_trim_space(&rule.message_expression).is_empty() {
+        if !rule.message_expression.is_empty() && trim_space(&rule.message_expression).is_empty() {
             errs.push(FieldError::required(
                 &p.child("messageExpression"),
                 "messageExpression must be non-empty if specified",
@@ -606,7 +606,7 @@ fn validation_rules(s: &Props, path: &Path, errs: &mut Vec<FieldError>) {
                 &VALIDATION_REASONS,
             ));
         }
-        if !rule.field_path.is_empty() && go_trim_space(&rule.field_path).is_empty() {
+        if !rule.field_path.is_empty() && trim_space(&rule.field_path).is_empty() {
             errs.push(FieldError::invalid(
                 &p.child("fieldPath"),
                 BadValue::String(rule.field_path.clone()),
@@ -640,11 +640,9 @@ fn field_path_valid(s: &Props, field_path: &str) -> bool {
     }
 }
 
-/// Go's `strings.TrimSpace`.
-fn go_trim_space(s: &str) -> &str {
-    s.trim_matches(|c: char| {
-        matches!(c, '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{85}' | '\u{a0}') || (c.is_whitespace())
-    })
+/// Go's `strings.TrimSpace`: Rust's `trim` removes the same (Unicode `White_Space`) characters.
+fn trim_space(s: &str) -> &str {
+    s.trim()
 }
 
 fn has_newlines(s: &str) -> bool {
