@@ -242,6 +242,7 @@ pub fn read_crds(path: &Path, kind: Option<&str>) -> Result<(Vec<CustomResourceD
         let crd =
             CustomResourceDefinition::from_value(&value).map_err(|e| format!("{}:{}: {e}", input.origin, doc.line))?;
         if kind.is_none_or(|k| k == crd.kind) {
+            warn_if_refused(&format!("{}:{}", input.origin, doc.line), &crd.name, &value);
             crds.push(crd);
         }
     }
@@ -253,6 +254,30 @@ pub fn read_crds(path: &Path, kind: Option<&str>) -> Result<(Vec<CustomResourceD
         return Err(format!("{}: {what}", input.origin));
     }
     Ok((crds, input.origin))
+}
+
+/// How many of a refused CRD's errors the warning shows.
+const SHOWN_ERRORS: usize = 3;
+
+/// Warns, on stderr, when the API server would refuse to create the CRD (`kstruct lint`'s
+/// findings): its objects are still processed, as a server that has the CRD would process them,
+/// but such a CRD cannot be installed as written.
+fn warn_if_refused(at: &str, name: &str, doc: &Value) {
+    let problems: Vec<String> = match kstruct::lint::lint_crd(doc) {
+        Ok(errors) => errors.iter().map(ToString::to_string).collect(),
+        Err(e) => vec![e.to_string()],
+    };
+    if problems.is_empty() {
+        return;
+    }
+    let file = at.rsplit_once(':').map_or(at, |(f, _)| f);
+    eprintln!("kstruct: warning: {at}: the API server would refuse to create CRD {name}:");
+    for p in problems.iter().take(SHOWN_ERRORS) {
+        eprintln!("  {p}");
+    }
+    if problems.len() > SHOWN_ERRORS {
+        eprintln!("  ... and {} more (kstruct lint {file})", problems.len() - SHOWN_ERRORS);
+    }
 }
 
 /// Notes, on stderr, the versions of `crd` whose serve-time default pruning stopped early.

@@ -667,3 +667,33 @@ fn decode_body_takes_each_file_as_one_request_body() {
     );
     assert_eq!(code(&o), 0, "{}", stdout(&o));
 }
+
+#[test]
+fn commands_with_a_crd_the_server_refuses_warn_and_still_run() {
+    // Two storage versions: the API server refuses the CRD; the objects are still pruned.
+    let crd = fixture("crd.yaml", &CRD.replace("    storage: false", "    storage: true"));
+    let o = kstruct(
+        &["prune", "--crd", crd.to_str().unwrap()],
+        r#"{"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"size": 2, "colour": "red"}}"#,
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"spec\":{\"size\":2}}\n"
+    );
+    let err = stderr(&o);
+    assert!(
+        err.starts_with(&format!(
+            "kstruct: warning: {}:1: the API server would refuse to create CRD widgets.example.com:\n  \
+             spec.versions: Invalid value: ",
+            crd.display()
+        )),
+        "{err}"
+    );
+    assert!(err.contains("must have exactly one version marked as storage version\n"), "{err}");
+    assert!(err.contains("  status.storedVersions: Invalid value: [\"v1\"]: must have the storage version v2\n"), "{err}");
+    // A CRD the server accepts: no warning.
+    let ok = fixture("crd.yaml", CRD);
+    let o = kstruct(&["prune", "--crd", ok.to_str().unwrap()], "{\"apiVersion\": \"example.com/v1\", \"kind\": \"Widget\"}");
+    assert_eq!(stderr(&o), "");
+}
