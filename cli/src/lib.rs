@@ -34,7 +34,7 @@ enum Command {
     /// *.k8s.io groups, and every schema: structural rules, the OpenAPI rules
     /// (ValidateCustomResourceDefinitionOpenAPISchema: $ref, uniqueItems, list and map types,
     /// list-map keys, embedded resources, root metadata...) and defaults (pruned, coerced and
-    /// valid against their own schema). CEL rules are syntax-checked only.
+    /// valid against their own schema). CEL rules are parsed, not type-checked.
     ///
     /// Messages name paths as the API server does: a schema shared by all versions is
     /// `spec.validation.openAPIV3Schema`. One document prints only its messages; several print

@@ -690,10 +690,19 @@ fn commands_with_a_crd_the_server_refuses_warn_and_still_run() {
         )),
         "{err}"
     );
-    assert!(err.contains("must have exactly one version marked as storage version\n"), "{err}");
-    assert!(err.contains("  status.storedVersions: Invalid value: [\"v1\"]: must have the storage version v2\n"), "{err}");
+    assert!(
+        err.contains("must have exactly one version marked as storage version\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("  status.storedVersions: Invalid value: [\"v1\"]: must have the storage version v2\n"),
+        "{err}"
+    );
     // A CRD the server accepts: no warning.
     let ok = fixture("crd.yaml", CRD);
-    let o = kstruct(&["prune", "--crd", ok.to_str().unwrap()], "{\"apiVersion\": \"example.com/v1\", \"kind\": \"Widget\"}");
+    let o = kstruct(
+        &["prune", "--crd", ok.to_str().unwrap()],
+        "{\"apiVersion\": \"example.com/v1\", \"kind\": \"Widget\"}",
+    );
     assert_eq!(stderr(&o), "");
 }

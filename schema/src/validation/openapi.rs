@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use crate::Error;
 use crate::convert::props::{self, Props, PropsOrArray, PropsOrBool};
-use crate::field::{BadValue, FieldError, Path};
+use crate::field::{BadValue, ErrorKind, FieldError, Path};
 use crate::structural::Structural;
 
 /// The schema types the API server accepts (`openapiV3Types`, listed sorted as `List()` does).
@@ -132,6 +132,7 @@ pub fn validate_crd_schema(
     }
     let root = path.child("openAPIV3Schema");
     let mut init_errors = Vec::new();
+    let mut compile_rules = false;
     if opts.require_structural_schema {
         match crate::convert::from_props(&props) {
             Err(e) => init_errors.push(FieldError::invalid(
@@ -142,7 +143,10 @@ pub fn validate_crd_schema(
             Ok(s) => {
                 let structural = super::validate_structural(&root, &s);
                 if structural.is_empty() {
-                    errs.extend(validate_defaults(&root, &s));
+                    let defaults = validate_defaults(&root, &s);
+                    // Rules are only compiled for valid structural schemas with valid defaults.
+                    compile_rules = defaults.is_empty();
+                    errs.extend(defaults);
                 } else {
                     errs.extend(structural);
                 }
@@ -153,9 +157,13 @@ pub fn validate_crd_schema(
         allow_defaults: opts.allow_defaults,
         defaults_reason: opts.disallow_defaults_reason.clone(),
         inside_resource_meta: false,
+        compile_rules,
         opts,
     };
-    node(&props, &root, &ctx, true, &mut errs);
+    let mut rule_errors = Vec::new();
+    node(&props, &root, &ctx, true, &mut errs, &mut rule_errors);
+    // The reference lists the CEL findings after every schema finding.
+    errs.extend(rule_errors);
     if errs.is_empty() {
         errs.extend(init_errors);
     }
@@ -250,6 +258,9 @@ struct Walk<'a> {
     allow_defaults: bool,
     defaults_reason: String,
     inside_resource_meta: bool,
+    /// The reference's CEL context is set: the schema is structural with valid defaults, and
+    /// the walk follows only properties, additionalProperties and items.
+    compile_rules: bool,
     opts: &'a SchemaOptions,
 }
 
@@ -261,14 +272,31 @@ impl<'a> Walk<'a> {
             ..self.clone()
         }
     }
+
+    /// Below `not`, `allOf`, `oneOf`, `anyOf`, `definitions` and `dependencies`: no CEL context.
+    fn value_validation(&self) -> Walk<'a> {
+        Walk {
+            compile_rules: false,
+            ..self.clone()
+        }
+    }
 }
 
 /// `ValidateCustomResourceDefinitionOpenAPISchema` with the create options (all rules on).
-fn node(s: &Props, path: &Path, ctx: &Walk, is_root: bool, errs: &mut Vec<FieldError>) {
-    crate::grow(|| node_rules(s, path, ctx, is_root, errs))
+/// Schema findings go to `errs`, CEL findings to `rules`.
+fn node(s: &Props, path: &Path, ctx: &Walk, is_root: bool, errs: &mut Vec<FieldError>, rules: &mut Vec<FieldError>) {
+    crate::grow(|| node_rules(s, path, ctx, is_root, errs, rules))
 }
 
-fn node_rules(s: &Props, path: &Path, ctx: &Walk, is_root: bool, errs: &mut Vec<FieldError>) {
+fn node_rules(
+    s: &Props,
+    path: &Path,
+    ctx: &Walk,
+    is_root: bool,
+    errs: &mut Vec<FieldError>,
+    rules: &mut Vec<FieldError>,
+) {
+    let found_before = errs.len();
     standard(s, path, ctx, errs);
     if s.unique_items {
         errs.push(FieldError::forbidden(
@@ -290,7 +318,7 @@ fn node_rules(s: &Props, path: &Path, ctx: &Walk, is_root: bool, errs: &mut Vec<
             } else {
                 ctx.clone()
             };
-            node(schema, &path.child("additionalProperties"), &sub, false, errs);
+            node(schema, &path.child("additionalProperties"), &sub, false, errs, rules);
         }
     }
     for (name, p) in s.properties.iter().flatten() {
@@ -301,24 +329,25 @@ fn node_rules(s: &Props, path: &Path, ctx: &Walk, is_root: bool, errs: &mut Vec<
                 sub = sub.forbid_defaults(&format!("in top-level {name}"));
             }
         }
-        node(p, &path.child("properties").key(name), &sub, false, errs);
+        node(p, &path.child("properties").key(name), &sub, false, errs, rules);
     }
+    let nested = ctx.value_validation();
     if let Some(not) = &s.not {
-        node(not, &path.child("not"), ctx, false, errs);
+        node(not, &path.child("not"), &nested, false, errs, rules);
     }
     for (field, list) in [("allOf", &s.all_of), ("oneOf", &s.one_of), ("anyOf", &s.any_of)] {
         for (i, p) in list.iter().enumerate() {
-            node(p, &path.child(field).index(i), ctx, false, errs);
+            node(p, &path.child(field).index(i), &nested, false, errs, rules);
         }
     }
     for (name, p) in &s.definitions {
-        node(p, &path.child("definitions").key(name), ctx, false, errs);
+        node(p, &path.child("definitions").key(name), &nested, false, errs, rules);
     }
     match &s.items {
-        Some(PropsOrArray::Schema(items)) => node(items, &path.child("items"), ctx, false, errs),
+        Some(PropsOrArray::Schema(items)) => node(items, &path.child("items"), ctx, false, errs, rules),
         Some(PropsOrArray::Array(list)) => {
             for (i, p) in list.iter().enumerate() {
-                node(p, &path.child("items").index(i), ctx, false, errs);
+                node(p, &path.child("items").index(i), ctx, false, errs, rules);
             }
         }
         _ => {}
@@ -327,7 +356,7 @@ fn node_rules(s: &Props, path: &Path, ctx: &Walk, is_root: bool, errs: &mut Vec<
         if let Ok(Some(p)) = props::decode(v)
             && v.is_object()
         {
-            node(&p, &path.child("dependencies").key(name), ctx, false, errs);
+            node(&p, &path.child("dependencies").key(name), &nested, false, errs, rules);
         }
     }
     if s.x_preserve_unknown_fields == Some(false) {
@@ -339,6 +368,59 @@ fn node_rules(s: &Props, path: &Path, ctx: &Walk, is_root: bool, errs: &mut Vec<
     }
     list_and_map_types(s, path, ctx.opts, errs);
     validation_rules(s, path, errs);
+    // Rules are compiled only where this node and everything below it is free of schema errors.
+    if ctx.compile_rules && errs.len() == found_before {
+        compile(s, path, rules);
+    }
+}
+
+/// What the reference's rule compilation reports that can be known without type-checking:
+/// a node without a type (other than int-or-string) has no CEL type, and each rule and
+/// `messageExpression` must parse. Type errors and cost are not checked (see the README).
+fn compile(s: &Props, path: &Path, rules: &mut Vec<FieldError>) {
+    let Some(list) = s.x_validations.as_ref().filter(|l| !l.is_empty()) else {
+        return;
+    };
+    let at = path.child("x-kubernetes-validations");
+    if s.type_.is_empty() && !s.x_int_or_string {
+        rules.push(FieldError::new(
+            ErrorKind::Internal,
+            &at,
+            BadValue::Omit,
+            "internal error: failed to construct type information for x-kubernetes-validations rules: \
+             unable to convert structural schema to CEL declarations",
+        ));
+        return;
+    }
+    for (i, rule) in list.iter().enumerate() {
+        // The reference prints the rule as the internal `ValidationRule` struct marshals.
+        let value = || {
+            BadValue::Raw(crate::go::marshal_json(&serde_json::json!({
+                "Rule": rule.rule,
+                "Message": rule.message,
+                "MessageExpression": rule.message_expression,
+                "Reason": rule.reason,
+                "FieldPath": rule.field_path,
+                "OptionalOldSelf": rule.optional_old_self,
+            })))
+        };
+        if let Err(e) = crate::cel::check(&rule.rule) {
+            rules.push(FieldError::invalid(
+                &at.index(i).child("rule"),
+                value(),
+                format!("compilation failed: {e}"),
+            ));
+        }
+        if !rule.message_expression.trim().is_empty()
+            && let Err(e) = crate::cel::check(&rule.message_expression)
+        {
+            rules.push(FieldError::invalid(
+                &at.index(i).child("messageExpression"),
+                value(),
+                format!("messageExpression compilation failed: {e}"),
+            ));
+        }
+    }
 }
 
 /// `specStandardValidatorV3.validate`: fields the API server never supports.
@@ -821,6 +903,51 @@ mod tests {
                 ),
                 format!("{P}.x-kubernetes-validations[2].fieldPath: Invalid value: \".missing\": must be a valid path"),
             ]
+        );
+    }
+
+    #[test]
+    fn rules_are_parsed_where_the_reference_compiles_them() {
+        let got = messages(
+            json!({"type": "object", "properties": {
+                "a": {"type": "string", "x-kubernetes-validations": [{"rule": "self =="}]},
+                "b": {"x-kubernetes-preserve-unknown-fields": true, "x-kubernetes-validations": [{"rule": "true"}]}
+            }}),
+            false,
+        );
+        assert_eq!(got.len(), 2, "{got:#?}");
+        assert!(
+            got[0].starts_with(&format!(
+                "{P}.properties[a].x-kubernetes-validations[0].rule: Invalid value: \
+                 {{\"FieldPath\":\"\",\"Message\":\"\",\"MessageExpression\":\"\",\"OptionalOldSelf\":null,\"Reason\":null,\"Rule\":\"self ==\"}}: \
+                 compilation failed: ERROR: <input>:1:8: Syntax error:"
+            )),
+            "{}",
+            got[0]
+        );
+        assert_eq!(
+            got[1],
+            format!(
+                "{P}.properties[b].x-kubernetes-validations: Internal error: internal error: failed to construct type \
+                 information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations"
+            )
+        );
+    }
+
+    #[test]
+    fn rules_of_a_schema_that_is_not_structural_are_not_compiled() {
+        let got = messages(
+            json!({"type": "object", "properties": {
+                "a": {"type": "string", "x-kubernetes-validations": [{"rule": "self =="}]},
+                "c": {"type": "string", "allOf": [{"x-kubernetes-validations": [{"rule": "true"}]}]}
+            }}),
+            false,
+        );
+        assert_eq!(
+            got,
+            [format!(
+                "{P}.properties[c].allOf[0].x-kubernetes-validations: Forbidden: must be empty to be structural"
+            )]
         );
     }
 
