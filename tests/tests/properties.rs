@@ -339,3 +339,97 @@ proptest! {
         }
     }
 }
+
+/// Names that are valid, invalid, or valid for one rule and not another.
+fn name() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("widgets".to_string()),
+        Just("Widget".to_string()),
+        Just("v1".to_string()),
+        Just(String::new()),
+        Just("1x".to_string()),
+        Just("a.b".to_string()),
+        "[a-zA-Z0-9.-]{1,6}",
+    ]
+}
+
+/// A CRD document with generated names, versions, subresources, columns, selectable fields and
+/// schemas (the same or different per version).
+fn crd() -> impl Strategy<Value = Value> {
+    let version = (
+        prop_oneof![Just("v1".to_string()), Just("v2".to_string()), name()],
+        any::<(bool, bool, bool)>(),
+        prop::option::of(schema()),
+        prop::option::of(prop_oneof![
+            Just(json!({"status": {}})),
+            Just(json!({"status": {}, "scale": {"specReplicasPath": ".spec.replicas", "statusReplicasPath": ".status.replicas"}})),
+            Just(json!({"scale": {"specReplicasPath": "spec", "statusReplicasPath": "", "labelSelectorPath": ".x"}})),
+        ]),
+        prop::collection::vec(("[a-z]{0,3}", prop_oneof![Just("string"), Just("date"), Just("map")], "[.a-z]{0,4}"), 0..3),
+        prop::collection::vec("[.a-z\\['\\]]{0,6}", 0..3),
+    )
+        .prop_map(|(name, (served, storage, deprecated), schema, subresources, columns, selectable)| {
+            let mut v = json!({"name": name, "served": served, "storage": storage, "deprecated": deprecated});
+            if let Some(s) = schema {
+                v["schema"] = json!({"openAPIV3Schema": s});
+            }
+            if let Some(s) = subresources {
+                v["subresources"] = s;
+            }
+            v["additionalPrinterColumns"] =
+                json!(columns.iter().map(|(n, t, p)| json!({"name": n, "type": t, "jsonPath": p})).collect::<Vec<_>>());
+            v["selectableFields"] = json!(selectable.iter().map(|p| json!({"jsonPath": p})).collect::<Vec<_>>());
+            v
+        });
+    (
+        name(),
+        name(),
+        prop_oneof![Just("example.com".to_string()), Just("x.k8s.io".to_string()), name()],
+        prop_oneof![Just("Namespaced"), Just("Cluster"), Just("namespaced"), Just("")],
+        prop::collection::vec(version, 0..3),
+        any::<bool>(),
+    )
+        .prop_map(|(plural, kind, group, scope, versions, preserve)| {
+            json!({
+                "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+                "metadata": {"name": format!("{plural}.{group}")},
+                "spec": {"group": group, "scope": scope, "preserveUnknownFields": preserve,
+                         "names": {"plural": plural, "kind": kind}, "versions": versions},
+            })
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The CRD lint never panics, gives the same messages every time, and every message names a
+    /// field of the CRD.
+    #[test]
+    fn crd_lint_is_total_and_deterministic(doc in crd()) {
+        let first = kstruct::lint::lint_crd(&doc).map(|e| e.iter().map(ToString::to_string).collect::<Vec<_>>());
+        let second = kstruct::lint::lint_crd(&doc).map(|e| e.iter().map(ToString::to_string).collect::<Vec<_>>());
+        match (first, second) {
+            (Ok(a), Ok(b)) => {
+                prop_assert_eq!(&a, &b);
+                for m in &a {
+                    prop_assert!(
+                        m.starts_with("metadata.") || m.starts_with("spec.") || m.starts_with("status."),
+                        "{}", m
+                    );
+                }
+            }
+            (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string()),
+            _ => prop_assert!(false, "the two runs disagree"),
+        }
+    }
+
+    /// Value validation and list-type checks never panic on any value against any schema.
+    #[test]
+    fn value_validation_is_total(schema_json in schema(), obj in value()) {
+        let schema = from_value(&schema_json).unwrap().unwrap();
+        let a = kstruct::validation::validate_value(None, &schema, &obj);
+        let b = kstruct::validation::validate_value(None, &schema, &obj);
+        prop_assert_eq!(a, b);
+        let _ = kstruct::validation::validate_list_types(None, &schema, &obj);
+    }
+}
