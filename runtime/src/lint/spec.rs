@@ -719,3 +719,227 @@ fn is_request_uri_with_host(s: &str) -> bool {
     let host = rest.split(['/', '?', '#']).next().unwrap_or("");
     scheme_ok && !host.is_empty() && !s.contains(' ')
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    /// A CRD the API server accepts; `edit` changes it.
+    fn lint(edit: impl FnOnce(&mut Value)) -> Vec<String> {
+        let mut doc = json!({
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "widgets.example.com"},
+            "spec": {"group": "example.com", "scope": "Namespaced",
+                     "names": {"kind": "Widget", "plural": "widgets"},
+                     "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
+                         "type": "object", "properties": {
+                             "spec": {"type": "object", "properties": {"size": {"type": "integer"}, "tags": {"type": "object", "additionalProperties": {"type": "string"}}}},
+                             "status": {"type": "object", "properties": {"replicas": {"type": "integer"}}}}}}}]},
+        });
+        edit(&mut doc);
+        crate::lint::lint_crd(&doc)
+            .unwrap()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    fn version(doc: &mut Value) -> &mut Value {
+        &mut doc["spec"]["versions"][0]
+    }
+
+    #[test]
+    fn the_base_crd_is_accepted() {
+        assert_eq!(lint(|_| {}), Vec::<String>::new());
+    }
+
+    #[test]
+    fn names() {
+        let got = lint(|d| {
+            d["spec"]["names"] = json!({"kind": "Widget", "plural": "widgets", "listKind": "Widget",
+                "shortNames": ["w", "W"], "categories": ["all", "_x"]});
+        });
+        let dns = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an \
+                   alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', \
+                   regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+        assert_eq!(
+            got,
+            [
+                format!("spec.names.shortNames[1]: Invalid value: \"W\": {dns}"),
+                "spec.names.listKind: Invalid value: \"Widget\": kind and listKind may not be the same".to_string(),
+                format!("spec.names.categories[1]: Invalid value: \"_x\": {dns}"),
+            ]
+        );
+        // The singular, defaulted from the kind, is reported first.
+        let got = lint(|d| d["spec"]["names"]["kind"] = json!("My_Widget"));
+        assert_eq!(
+            got[0],
+            format!("spec.names.singular: Invalid value: \"my_widget\": {dns}")
+        );
+        assert_eq!(
+            got[1],
+            format!(
+                "spec.names.kind: Invalid value: \"My_Widget\": may have mixed case, but should otherwise match: {dns}"
+            )
+        );
+    }
+
+    #[test]
+    fn groups_of_the_kubernetes_project_need_approval() {
+        let got = lint(|d| {
+            d["spec"]["group"] = json!("widgets.k8s.io");
+            d["metadata"]["name"] = json!("widgets.widgets.k8s.io");
+        });
+        assert_eq!(
+            got,
+            [
+                "metadata.annotations[api-approved.kubernetes.io]: Required value: protected groups must have approval \
+              annotation \"api-approved.kubernetes.io\", see https://github.com/kubernetes/enhancements/pull/1111"
+            ]
+        );
+        let approved = lint(|d| {
+            d["spec"]["group"] = json!("widgets.k8s.io");
+            d["metadata"]["name"] = json!("widgets.widgets.k8s.io");
+            d["metadata"]["annotations"] =
+                json!({"api-approved.kubernetes.io": "https://github.com/kubernetes/kubernetes/pull/1"});
+        });
+        assert_eq!(approved, Vec::<String>::new());
+    }
+
+    #[test]
+    fn preserve_unknown_fields_and_defaults() {
+        let got = lint(|d| {
+            d["spec"]["preserveUnknownFields"] = json!(true);
+            version(d)["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["size"]["default"] = json!(1);
+        });
+        assert_eq!(
+            got,
+            [
+                "spec.preserveUnknownFields: Invalid value: true: must be false in order to use defaults in the schema",
+                "spec.preserveUnknownFields: Invalid value: true: cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead",
+            ]
+        );
+    }
+
+    #[test]
+    fn defaults_are_pruned_and_typed() {
+        let got = lint(|d| {
+            let spec = &mut version(d)["schema"]["openAPIV3Schema"]["properties"]["spec"];
+            spec["default"] = json!({"size": "x", "colour": "red"});
+        });
+        assert_eq!(
+            got,
+            [
+                "spec.validation.openAPIV3Schema.properties[spec].default: Invalid value: {\"colour\":\"red\",\"size\":\"x\"}: must not have unknown fields",
+                "spec.validation.openAPIV3Schema.properties[spec].default.size: Invalid value: \"string\": size in body must be of type integer: \"string\"",
+            ]
+        );
+    }
+
+    #[test]
+    fn versions_keep_their_own_paths_when_their_schemas_differ() {
+        let got = lint(|d| {
+            let mut v2 = d["spec"]["versions"][0].clone();
+            v2["name"] = json!("v2");
+            v2["storage"] = json!(false);
+            v2["schema"]["openAPIV3Schema"]["properties"]["spec"]["uniqueItems"] = json!(true);
+            d["spec"]["versions"].as_array_mut().unwrap().push(v2);
+        });
+        assert_eq!(
+            got,
+            [
+                "spec.versions[1].schema.openAPIV3Schema.properties[spec].uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic"
+            ]
+        );
+    }
+
+    #[test]
+    fn subresources_columns_and_selectable_fields() {
+        let got = lint(|d| {
+            let v = version(d);
+            v["subresources"] = json!({"status": {}, "scale": {"specReplicasPath": ".status.replicas", "statusReplicasPath": "status.replicas", "labelSelectorPath": ".metadata.labels"}});
+            v["additionalPrinterColumns"] = json!([{"name": "Size", "type": "int", "jsonPath": "spec.size"}, {"name": "", "type": "string", "format": "uuid", "jsonPath": ".spec.size"}]);
+            v["selectableFields"] = json!([{"jsonPath": ".spec.size"}, {"jsonPath": ".spec['size']"}, {"jsonPath": ".spec.tags"}, {"jsonPath": "spec.size"}, {"jsonPath": ".spec.size"}]);
+        });
+        assert_eq!(
+            got,
+            [
+                "spec.subresources.scale.specReplicasPath: Invalid value: \".status.replicas\": should be a json path under .spec",
+                "spec.subresources.scale.statusReplicasPath: Invalid value: \"status.replicas\": must be a simple json path starting with .",
+                "spec.subresources.scale.labelSelectorPath: Invalid value: \".metadata.labels\": should be a json path under either .spec or .status",
+                "spec.additionalPrinterColumns[0].type: Invalid value: \"int\": must be one of boolean,date,integer,number,string",
+                "spec.additionalPrinterColumns[0].JSONPath: Invalid value: \"spec.size\": must be a simple json path starting with .",
+                "spec.additionalPrinterColumns[1].name: Required value",
+                "spec.additionalPrinterColumns[1].format: Invalid value: \"uuid\": must be one of byte,date,date-time,double,float,int32,int64,password",
+                "spec.selectableFields[1].jsonPath: Invalid value: \".spec['size']\": is an invalid path: array notation is not allowed",
+                "spec.selectableFields[2].jsonPath: Invalid value: \".spec.tags\": must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed.",
+                "spec.selectableFields[3].jsonPath: Invalid value: \"spec.size\": is an invalid path: expected [ or . but got: spec",
+                "spec.selectableFields[4].jsonPath: Duplicate value: \".spec.size\"",
+            ]
+        );
+    }
+
+    #[test]
+    fn conversion_webhooks() {
+        let got = lint(|d| {
+            d["spec"]["conversion"] = json!({"strategy": "Webhook", "webhook": {
+                "conversionReviewVersions": ["v2", "v2"],
+                "clientConfig": {"url": "http://user@host/convert?x=1"}}});
+        });
+        assert_eq!(
+            got,
+            [
+                "spec.conversion.webhookClientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]",
+                "spec.conversion.webhookClientConfig.url: Invalid value: \"user\": user information is not permitted in the URL",
+                "spec.conversion.webhookClientConfig.url: Invalid value: \"x=1\": query parameters are not permitted in the URL",
+                "spec.conversion.conversionReviewVersions[1]: Invalid value: \"v2\": duplicate version",
+                "spec.conversion.conversionReviewVersions: Invalid value: [\"v2\",\"v2\"]: must include at least one of v1, v1beta1",
+            ]
+        );
+        let got = lint(|d| {
+            d["spec"]["conversion"] = json!({"strategy": "None", "webhook": {"conversionReviewVersions": ["v1"]}})
+        });
+        assert_eq!(
+            got,
+            [
+                "spec.conversion.conversionReviewVersions: Forbidden: should not be set when strategy is not set to Webhook"
+            ]
+        );
+    }
+
+    #[test]
+    fn deprecation_warnings() {
+        let got = lint(|d| version(d)["deprecationWarning"] = json!("old"));
+        assert_eq!(
+            got,
+            ["spec.versions[0].deprecationWarning: Invalid value: \"old\": can only be set for deprecated versions"]
+        );
+        let got = lint(|d| {
+            version(d)["deprecated"] = json!(true);
+            version(d)["deprecationWarning"] = json!("a\u{7}b");
+        });
+        assert_eq!(
+            got,
+            [
+                "spec.versions[0].deprecationWarning: Invalid value: \"a\\ab\": must only contain printable UTF-8 characters; non-printable character found at index 1"
+            ]
+        );
+    }
+
+    #[test]
+    fn documents_of_the_wrong_shape_are_refused_whole() {
+        let mut doc = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+                             "spec": {"group": 5}});
+        assert_eq!(
+            crate::lint::lint_crd(&doc).unwrap_err().to_string(),
+            "CustomResourceDefinition in version \"v1\" cannot be handled as a CustomResourceDefinition: json: cannot \
+             unmarshal number into Go struct field CustomResourceDefinitionSpec.spec.group of type string"
+        );
+        doc["spec"] = json!({"versions": [{"name": "v1", "schema": {"openAPIV3Schema": {"type": 1}}}]});
+        assert_eq!(
+            crate::lint::lint_crd(&doc).unwrap_err().to_string(),
+            "CustomResourceDefinition in version \"v1\" cannot be handled as a CustomResourceDefinition: json: cannot \
+             unmarshal number into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema.type of type string"
+        );
+    }
+}

@@ -680,3 +680,143 @@ fn to_field_error(fld_path: Option<&Path>, f: Fail) -> FieldError {
     };
     FieldError::new(kind, &path, value, detail)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn check(schema: Value, data: Value) -> Vec<String> {
+        let s = kstruct_schema::convert::from_value(
+            &json!({"type": "object", "properties": {"spec": {"type": "object", "properties": schema}}}),
+        )
+        .unwrap()
+        .unwrap();
+        validate(None, Node::Structural(&s), &json!({ "spec": data }), Mode::Resource)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    /// The API server's messages for custom resources, as its users see them.
+    #[test]
+    fn messages_are_the_api_server_s() {
+        let cases = [
+            (
+                json!({"n": {"type": "integer"}}),
+                json!({"n": "x"}),
+                "spec.n: Invalid value: \"string\": spec.n in body must be of type integer: \"string\"",
+            ),
+            (
+                json!({"n": {"type": "integer", "minimum": 1}}),
+                json!({"n": 0}),
+                "spec.n: Invalid value: 0: spec.n in body should be greater than or equal to 1",
+            ),
+            (
+                json!({"n": {"type": "number", "minimum": 1e6}}),
+                json!({"n": 0.5}),
+                "spec.n: Invalid value: 0.5: spec.n in body should be greater than or equal to 1e+06",
+            ),
+            (
+                json!({"n": {"type": "integer", "maximum": 10, "exclusiveMaximum": true}}),
+                json!({"n": 11}),
+                "spec.n: Invalid value: 11: spec.n in body should be less than 10",
+            ),
+            (
+                json!({"n": {"type": "string", "maxLength": 3}}),
+                json!({"n": "abcd"}),
+                "spec.n: Too long: may not be more than 3 bytes",
+            ),
+            (
+                json!({"n": {"type": "string", "minLength": 3}}),
+                json!({"n": "ab"}),
+                "spec.n: Invalid value: \"ab\": spec.n in body should be at least 3 chars long",
+            ),
+            (
+                json!({"n": {"type": "string", "pattern": "^[a-z]+$"}}),
+                json!({"n": "AB"}),
+                "spec.n: Invalid value: \"AB\": spec.n in body should match '^[a-z]+$'",
+            ),
+            (
+                json!({"n": {"type": "string", "enum": ["a", 1]}}),
+                json!({"n": "x"}),
+                "spec.n: Unsupported value: \"x\": supported values: \"a\", \"1\"",
+            ),
+            (
+                json!({"l": {"type": "array", "maxItems": 1, "items": {"type": "integer"}}}),
+                json!({"l": [1, 2]}),
+                "spec.l: Too many: 2: must have at most 1 item",
+            ),
+            (
+                json!({"l": {"type": "array", "minItems": 1, "items": {"type": "integer"}}}),
+                json!({"l": []}),
+                "spec.l: Invalid value: 0: spec.l in body should have at least 1 items",
+            ),
+            (
+                json!({"l": {"type": "array", "items": {"type": "integer"}}}),
+                json!({"l": [1, "x"]}),
+                "spec.l[1]: Invalid value: \"string\": spec.l[1] in body must be of type integer: \"string\"",
+            ),
+            (
+                json!({"t": {"type": "string", "format": "date-time"}}),
+                json!({"t": "x"}),
+                "spec.t: Invalid value: \"x\": spec.t in body must be of type date-time: \"x\"",
+            ),
+            (
+                json!({"m": {"type": "object", "additionalProperties": {"type": "integer"}}}),
+                json!({"m": {"k": true}}),
+                "spec.m.k: Invalid value: \"boolean\": spec.m.k in body must be of type integer: \"boolean\"",
+            ),
+            (
+                json!({"s": {"type": "string"}}),
+                json!({"s": null}),
+                "spec.s: Invalid value: \"null\": spec.s in body must be of type string: \"null\"",
+            ),
+            (
+                json!({"i": {"x-kubernetes-int-or-string": true}}),
+                json!({"i": true}),
+                "spec.i: Invalid value: \"boolean\": spec.i in body must be of type integer,string: \"boolean\"",
+            ),
+        ];
+        for (schema, data, want) in cases {
+            assert_eq!(check(schema.clone(), data), [want], "{schema}");
+        }
+    }
+
+    #[test]
+    fn required_and_composites() {
+        let s = kstruct_schema::convert::from_value(&json!({"type": "object", "required": ["a"],
+            "anyOf": [{"required": ["b"]}, {"required": ["c"]}]}))
+        .unwrap()
+        .unwrap();
+        let got: Vec<String> = validate(None, Node::Structural(&s), &json!({"d": 1}), Mode::Resource)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "<nil>: Invalid value: \"\": \"\" must validate at least one schema (anyOf)",
+                "b: Required value",
+                "a: Required value",
+            ]
+        );
+    }
+
+    #[test]
+    fn integers_and_whole_floats() {
+        assert_eq!(
+            check(json!({"n": {"type": "integer"}}), json!({"n": 1.0})),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            check(json!({"n": {"type": "number"}}), json!({"n": 1})),
+            Vec::<String>::new()
+        );
+        // Bounds are truncated for integer values, as kube-openapi compares int64s.
+        assert_eq!(
+            check(json!({"n": {"type": "integer", "minimum": 1.5}}), json!({"n": 1})),
+            Vec::<String>::new()
+        );
+    }
+}
