@@ -359,6 +359,84 @@ fn list_types() {
     tally.finish();
 }
 
+/// The error types and paths of `errors` (a table's expectation), sorted.
+fn expected_errors(errors: &Value) -> Vec<String> {
+    let mut out: Vec<String> = errors
+        .as_array()
+        .map(|l| {
+            l.iter()
+                .map(|e| {
+                    format!(
+                        "{} {}",
+                        e["errorType"].as_str().unwrap_or(""),
+                        e["path"]["$path"].as_str().unwrap_or("")
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
+fn found_errors(errors: &[kstruct::schema::field::FieldError]) -> Vec<String> {
+    let mut out: Vec<String> = errors
+        .iter()
+        .map(|e| format!("{} {}", e.kind.go_name(), e.field))
+        .collect();
+    out.sort();
+    out
+}
+
+/// objectmeta's `validateEmbeddedResource` (TestValidateEmbeddedResource) and `Validate`
+/// (TestValidate, with the test's fixed schema of embedded resources at every kind of position).
+#[test]
+fn objectmeta_validate() {
+    let Some(embedded) = cases("objectmeta.jsonl", "TestValidateEmbeddedResource") else {
+        return;
+    };
+    let Some(walks) = cases("objectmeta.jsonl", "TestValidate") else {
+        return;
+    };
+    let mut tally = Tally::new("upstream objectmeta (TestValidateEmbeddedResource, TestValidate)");
+    for line in &embedded {
+        let case = &line["case"];
+        let got = kstruct::objectmeta::validate(&Path::nil(), &case["object"], None, true);
+        tally.check(
+            id(line),
+            expect_json(
+                "errors",
+                &json!(found_errors(&got)),
+                &json!(expected_errors(&case["errors"])),
+            ),
+        );
+    }
+    let embedded_node = json!({"x-kubernetes-embedded-resource": true});
+    let schema = kstruct::schema::convert::from_value(&json!({"properties": {
+        "embedded": embedded_node,
+        "nested": {"x-kubernetes-embedded-resource": true, "properties": {"embedded": embedded_node}},
+        "items": {"items": embedded_node},
+        "additionalProperties": {"additionalProperties": embedded_node},
+    }}))
+    .unwrap()
+    .unwrap();
+    for line in &walks {
+        let case = &line["case"];
+        let object = parse_json_text(&case["object"]);
+        let root = case["includeRoot"].as_bool().unwrap_or(false);
+        let got = kstruct::objectmeta::validate(&Path::nil(), &object, Some(&schema), root);
+        tally.check(
+            id(line),
+            expect_json(
+                "errors",
+                &json!(found_errors(&got)),
+                &json!(expected_errors(&case["errors"])),
+            ),
+        );
+    }
+    tally.finish();
+}
+
 #[test]
 fn objectmeta_coerce() {
     let Some(cases) = cases("objectmeta.jsonl", "TestCoerce") else {

@@ -10,7 +10,7 @@ use kstruct_schema::Structural;
 use kstruct_schema::field::{BadValue, FieldError, Path};
 
 use crate::interpreter::prune;
-use crate::objectmeta::{CoerceOptions, coerce};
+use crate::objectmeta::{self, CoerceOptions, coerce};
 use crate::validation::{Mode, Node, openapi};
 
 /// Coercion as `ValidateDefaults` runs it: report, never drop.
@@ -127,10 +127,35 @@ fn in_meta(at: &Path, s: &Structural, root: &Structural, steps: &[Step], default
         ));
         return;
     }
+    let meta = objectmeta::validate(&Path::nil(), &obj, Some(root), true);
+    if !meta.is_empty() {
+        errs.push(FieldError::invalid(
+            at,
+            BadValue::from(default),
+            format!("must result in valid metadata: {}", aggregate(&meta)),
+        ));
+        return;
+    }
     errs.extend(openapi::validate(
         Some(at),
         Node::Structural(s),
         default,
         Mode::Defaults,
     ));
+}
+
+/// `ErrorList.ToAggregate().Error()`: one message as it is, several (repeats dropped) in
+/// brackets, joined by `, `.
+fn aggregate(errs: &[FieldError]) -> String {
+    let mut seen: Vec<String> = Vec::new();
+    for e in errs {
+        let m = e.to_string();
+        if !seen.contains(&m) {
+            seen.push(m);
+        }
+    }
+    match seen.as_slice() {
+        [one] => one.clone(),
+        many => format!("[{}]", many.join(", ")),
+    }
 }

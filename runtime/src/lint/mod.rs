@@ -22,9 +22,7 @@
 //! ]);
 //! ```
 //!
-//! Not checked (see the README's divergences): CEL rules are parsed, not type-checked or costed;
-//! embedded-resource metadata in defaults is coerced but its names and labels are not
-//! validated.
+//! Not checked (see the README's divergences): CEL rules are parsed, not type-checked or costed.
 
 mod defaults;
 mod model;

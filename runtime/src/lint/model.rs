@@ -4,8 +4,6 @@
 //! (`Convert_v1_CustomResourceDefinitionSpec_To_apiextensions_CustomResourceDefinitionSpec`).
 //! That move is why a one-version CRD's schema errors read `spec.validation.openAPIV3Schema...`.
 
-use std::collections::BTreeMap;
-
 use serde_json::{Map, Value};
 
 /// The internal CustomResourceDefinition, as far as validation reads it.
@@ -513,9 +511,4 @@ pub(crate) fn schema_has(v: &Value, pred: &dyn Fn(&Map<String, Value>) -> bool) 
         || values(m.get("patternProperties"))
         || values(m.get("definitions"))
         || values(m.get("dependencies"))
-}
-
-/// The labels as a sorted map (the reference walks a Go map; we walk keys in order).
-pub(crate) fn sorted(pairs: &[(String, String)]) -> BTreeMap<&str, &str> {
-    pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
 }

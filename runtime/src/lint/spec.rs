@@ -7,11 +7,13 @@ use std::collections::BTreeSet;
 use serde_json::{Value, json};
 
 use kstruct_schema::field::{BadValue, ErrorKind, FieldError, Path};
-use kstruct_schema::names::{is_dns1035_label, is_dns1123_subdomain, is_label_value, is_qualified_name};
+use kstruct_schema::names::{is_dns1035_label, is_dns1123_subdomain};
+
+use crate::objectmeta::{ObjectMeta, validate_object_meta};
 use kstruct_schema::validation::field_path::resolve_with;
 use kstruct_schema::validation::openapi::SchemaOptions;
 
-use super::model::{Column, Crd, Names, Schema, Subresources, has_defaults, sorted};
+use super::model::{Column, Crd, Names, Schema, Subresources, has_defaults};
 
 const PRINTER_COLUMN_TYPES: &str = "boolean,date,integer,number,string";
 const PRINTER_COLUMN_FORMATS: [&str; 8] = [
@@ -46,11 +48,12 @@ fn invalid(path: &Path, value: &str, detail: impl Into<String>) -> FieldError {
     FieldError::invalid(path, BadValue::String(value.to_string()), detail)
 }
 
-/// `ValidateObjectMeta` with the CRD's name rule (`<plural>.<group>`).
+/// `ValidateObjectMeta` with the CRD's name rule (`<plural>.<group>`). A namespace is not
+/// checked: the API server clears it on cluster-scoped objects before validating.
 fn object_meta(crd: &Crd, errs: &mut Vec<FieldError>) {
-    let meta = Path::new("metadata");
     let required_name = format!("{}.{}", crd.names.plural, crd.group);
     let name_rules = |name: &str, prefix: bool| {
+        // `maskTrailingDash`, as the reference writes it.
         let checked = if prefix && name.ends_with('-') && name.len() >= 2 {
             format!("{}a", &name[..name.len() - 2])
         } else {
@@ -62,56 +65,15 @@ fn object_meta(crd: &Crd, errs: &mut Vec<FieldError>) {
         }
         out
     };
-    if !crd.generate_name.is_empty() {
-        for m in name_rules(&crd.generate_name, true) {
-            errs.push(invalid(&meta.child("generateName"), &crd.generate_name, m));
-        }
-    }
-    if crd.name.is_empty() {
-        errs.push(FieldError::required(
-            &meta.child("name"),
-            "name or generateName is required",
-        ));
-    } else {
-        for m in name_rules(&crd.name, false) {
-            errs.push(invalid(&meta.child("name"), &crd.name, m));
-        }
-    }
-    for (k, v) in sorted(&crd.labels) {
-        for m in is_qualified_name(k) {
-            errs.push(invalid(&meta.child("labels"), k, m));
-        }
-        for m in is_label_value(v) {
-            errs.push(invalid(&meta.child("labels"), v, m));
-        }
-    }
-    let mut total = 0usize;
-    for (k, v) in sorted(&crd.annotations) {
-        for m in is_qualified_name(&k.to_lowercase()) {
-            errs.push(invalid(&meta.child("annotations"), k, m));
-        }
-        total += k.len() + v.len();
-    }
-    if total > 256 * 1024 {
-        errs.push(FieldError::new(
-            ErrorKind::TooLong,
-            &meta.child("annotations"),
-            BadValue::Omit,
-            "may not be more than 262144 bytes",
-        ));
-    }
-    for f in &crd.finalizers {
-        for m in is_qualified_name(f) {
-            errs.push(invalid(&meta.child("finalizers"), f, m));
-        }
-    }
-    if crd.finalizers.iter().any(|f| f == "orphan") && crd.finalizers.iter().any(|f| f == "foregroundDeletion") {
-        errs.push(FieldError::invalid(
-            &meta.child("finalizers"),
-            BadValue::Json(json!(crd.finalizers)),
-            "finalizer orphan and foregroundDeletion cannot be both set",
-        ));
-    }
+    let meta = ObjectMeta {
+        name: crd.name.clone(),
+        generate_name: crd.generate_name.clone(),
+        labels: crd.labels.iter().cloned().collect(),
+        annotations: crd.annotations.iter().cloned().collect(),
+        finalizers: crd.finalizers.clone(),
+        ..ObjectMeta::default()
+    };
+    errs.extend(validate_object_meta(&meta, false, &name_rules, &Path::new("metadata")));
 }
 
 /// `validateCustomResourceDefinitionSpec`.

@@ -5,10 +5,12 @@
 pub(crate) mod coerce;
 mod meta;
 mod time;
+mod validate;
 
 pub use coerce::{CoerceOptions, coerce};
 pub use meta::{ManagedFieldsEntry, ObjectMeta, OwnerReference};
 pub use time::{ParseError, Time};
+pub use validate::{NameRules, path_segment_name, validate, validate_object_meta};
 
 use serde_json::{Map, Value};
 
