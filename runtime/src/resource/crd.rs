@@ -19,14 +19,28 @@ pub fn crd_for<R: CustomResource>() -> CustomResourceDefinition {
 pub fn try_crd_for<R: CustomResource>() -> Result<CustomResourceDefinition, crate::Error> {
     let type_name = std::any::type_name::<R>();
     let schema = crate::try_schema_for::<R>()?;
-    let problems = path_problems(&R::RESOURCE, &schema, type_name);
+    let mut problems = path_problems(&R::RESOURCE, &schema, type_name);
+    let crd = assemble(&R::RESOURCE, schema);
+    if problems.is_empty() {
+        // Then everything else the API server would refuse when the CRD is created, in its
+        // words (field paths of the CRD, not of the type).
+        let refused: Vec<String> = match crate::lint::lint_typed(&crd) {
+            Ok(errors) => errors.iter().map(ToString::to_string).collect(),
+            Err(e) => vec![e.to_string()],
+        };
+        problems.extend(refused.into_iter().map(|message| Problem {
+            type_name: type_name.to_owned(),
+            path: String::new(),
+            message: format!("the API server would refuse the CRD: {message}"),
+        }));
+    }
     if !problems.is_empty() {
         return Err(crate::Error::TypeSchema {
             type_name: type_name.to_owned(),
             problems,
         });
     }
-    Ok(assemble(&R::RESOURCE, schema))
+    Ok(crd)
 }
 
 fn assemble(r: &Resource, schema: Value) -> CustomResourceDefinition {

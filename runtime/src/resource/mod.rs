@@ -75,8 +75,9 @@ pub trait CustomResource: CustomResourceSchema + Serialize + DeserializeOwned {
     }
 
     /// The CRD, or every problem found with it: the schema's (as
-    /// [`try_schema_for`](crate::try_schema_for) finds them) and the paths of printer
-    /// columns, scale and selectable fields that the schema does not have.
+    /// [`try_schema_for`](crate::try_schema_for) finds them), the paths of printer
+    /// columns, scale and selectable fields that the schema does not have, and then anything
+    /// else the API server would refuse when the CRD is created ([`lint`](crate::lint)).
     fn try_crd() -> Result<CustomResourceDefinition, crate::Error> {
         try_crd_for::<Self>()
     }

@@ -422,3 +422,25 @@ fn the_tag_of_a_tagged_spec_is_a_field_for_paths() {
     );
     assert_eq!(crd.metadata.annotations["Example.com/Owner"], "team");
 }
+
+/// A default below the field's own minimum: nothing the derive can see at compile time, but
+/// the API server refuses the CRD, and so does `try_crd()`.
+#[derive(CustomResourceSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[kstruct(group = "example.com", version = "v1", kind = "Dial")]
+pub struct DialSpec {
+    #[kstruct(minimum = 1, default = 0)]
+    pub level: i64,
+}
+
+#[test]
+fn try_crd_reports_what_the_api_server_would_refuse() {
+    let err = Dial::try_crd().expect_err("a default below the minimum");
+    let text = err.to_string();
+    assert!(
+        text.contains(
+            "the API server would refuse the CRD: spec.validation.openAPIV3Schema.properties[spec].properties[level].default: \
+             Invalid value: 0:  in body should be greater than or equal to 1"
+        ),
+        "{text}"
+    );
+}
