@@ -423,6 +423,53 @@ pub fn resolve<'a>(cx: &Ctxt, attrs: &'a Attrs, ident: &syn::Ident, fields: Opti
             }
         }
     }
+    let list_kind = format!("{k}List");
+    if !k.is_empty()
+        && let Some(why) = dns1035_label(&list_kind.to_lowercase())
+    {
+        err(
+            kind,
+            format!("the API server refuses the list kind {list_kind:?}: its lower case {why}"),
+        );
+    }
+    let protected = g == "k8s.io" || g.ends_with(".k8s.io") || g == "kubernetes.io" || g.ends_with(".kubernetes.io");
+    if protected && !attrs.annotations.iter().any(|(key, _)| key.value() == APPROVAL) {
+        err(
+            group,
+            format!(
+                "groups of the Kubernetes project need the annotation {APPROVAL:?}: \
+                 `annotation(\"{APPROVAL}\", \"https://github.com/kubernetes/enhancements/pull/...\")` \
+                 (the approved API review), or a value starting with \"unapproved\""
+            ),
+        );
+    }
+    if let Some(w) = &attrs.deprecation_warning {
+        let text = w.value();
+        if text.is_empty() {
+            err(w, "the API server refuses an empty deprecation warning".into());
+        } else if text.len() > 256 {
+            err(
+                w,
+                format!(
+                    "the API server refuses a deprecation warning of {} bytes: at most 256",
+                    text.len()
+                ),
+            );
+        } else if let Some((i, _)) = text.char_indices().find(|(_, c)| c.is_control()) {
+            err(
+                w,
+                format!("the API server refuses a deprecation warning with a control character (at byte {i})"),
+            );
+        }
+    }
+    for (key, value) in &attrs.labels {
+        if let Some(why) = first_reason(kstruct_schema::names::is_label_value(&value.value())) {
+            err(
+                value,
+                format!("the API server refuses the value of label {:?}: {why}", key.value()),
+            );
+        }
+    }
     for (what, list) in [("label", &attrs.labels), ("annotation", &attrs.annotations)] {
         for (i, (key, _)) in list.iter().enumerate() {
             if list[..i].iter().any(|(o, _)| o.value() == key.value()) {
@@ -643,6 +690,9 @@ pub fn to_plural(word: &str) -> String {
     }
     format!("{word}s")
 }
+
+/// The annotation that groups of the Kubernetes project need (`validateAPIApproval`).
+const APPROVAL: &str = "api-approved.kubernetes.io";
 
 /// apimachinery's first reason to refuse a name, without the example and regular expression
 /// that follow it (the error's span already points at the value).
