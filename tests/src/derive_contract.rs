@@ -13,8 +13,6 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use crate::value_validation::validate;
-
 /// A CRD document (group `example.com`, kind `Widget`, one version `v1`) whose version schema
 /// is `root`.
 pub fn crd_document(root: Value) -> Value {
@@ -95,7 +93,7 @@ impl Contract {
                 "the value changed: {back:?} != {value:?}\n  body: {written}\n  kept: {spec}"
             ));
         }
-        let errors = validate(&self.spec, &spec);
+        let errors = kstruct::validation::validate_value(None, &self.spec, &spec);
         if !errors.is_empty() {
             return Err(format!("value validation fails: {errors:?}\n  kept: {spec}"));
         }

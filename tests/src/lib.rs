@@ -4,7 +4,6 @@
 
 pub mod crd_rules;
 pub mod derive_contract;
-pub mod value_validation;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

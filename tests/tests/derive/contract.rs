@@ -69,7 +69,7 @@ fn the_contract_catches_schemas_that_do_not_fit() {
         })
         .unwrap_err();
     assert!(
-        e.contains("value validation fails") && e.contains("is not of type integer"),
+        e.contains("value validation fails") && e.contains("name in body must be of type integer: \\\"string\\\""),
         "{e}"
     );
 
