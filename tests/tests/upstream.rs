@@ -166,6 +166,35 @@ fn crd_validation_structural_part() {
     tally.finish();
 }
 
+/// An expected error of a table as `<errorType> <path>`.
+fn error_key(e: &Value) -> String {
+    format!(
+        "{} {}",
+        e["errorType"].as_str().unwrap_or(""),
+        e["path"]["$path"].as_str().unwrap_or("")
+    )
+}
+
+/// The error types and paths of `errors` (a table's expectation), sorted.
+fn expected_errors(errors: &Value) -> Vec<String> {
+    let mut out: Vec<String> = errors
+        .as_array()
+        .map(|l| l.iter().map(error_key).collect())
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
+/// The same of errors kstruct found.
+fn found_errors(errors: &[kstruct::schema::field::FieldError]) -> Vec<String> {
+    let mut out: Vec<String> = errors
+        .iter()
+        .map(|e| format!("{} {}", e.kind.go_name(), e.field))
+        .collect();
+    out.sort();
+    out
+}
+
 /// The schema node at `path` (`properties[a].items...` below the root), if any.
 fn schema_node<'a>(root: &'a Value, path: &str) -> Option<&'a Value> {
     let mut node = root;
@@ -261,13 +290,7 @@ fn crd_validation_schema_rules() {
                     .iter()
                     .map(|e| json!({"errorType": e.kind.go_name(), "path": {"$path": e.field}}))
                     .collect();
-                let key = |e: &Value| {
-                    format!(
-                        "{} {}",
-                        e["errorType"].as_str().unwrap_or(""),
-                        e["path"]["$path"].as_str().unwrap_or("")
-                    )
-                };
+                let key = error_key;
                 let mut have: Vec<String> = ours
                     .iter()
                     .filter(|e| !needs_cel_compiler(e, schema))
@@ -331,61 +354,18 @@ fn list_types() {
     for line in &cases {
         let case = &line["case"];
         // The object's keys are a Go map: the reference's order across keys is random.
-        let mut got: Vec<String> = match table_schema(&case["schema"]) {
+        let got = match table_schema(&case["schema"]) {
             None => vec![],
-            Some(schema) => kstruct::validation::validate_list_types(Some(&Path::new("root")), &schema, &case["obj"])
-                .iter()
-                .map(|e| format!("{} {}", e.kind.go_name(), e.field))
-                .collect(),
+            Some(schema) => found_errors(&kstruct::validation::validate_list_types(
+                Some(&Path::new("root")),
+                &schema,
+                &case["obj"],
+            )),
         };
-        let mut want: Vec<String> = case["errors"]
-            .as_array()
-            .map(|l| {
-                l.iter()
-                    .map(|e| {
-                        format!(
-                            "{} {}",
-                            e["errorType"].as_str().unwrap_or(""),
-                            e["path"]["$path"].as_str().unwrap_or("")
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        got.sort();
-        want.sort();
+        let want = expected_errors(&case["errors"]);
         tally.check(id(line), expect_json("errors", &json!(got), &json!(want)));
     }
     tally.finish();
-}
-
-/// The error types and paths of `errors` (a table's expectation), sorted.
-fn expected_errors(errors: &Value) -> Vec<String> {
-    let mut out: Vec<String> = errors
-        .as_array()
-        .map(|l| {
-            l.iter()
-                .map(|e| {
-                    format!(
-                        "{} {}",
-                        e["errorType"].as_str().unwrap_or(""),
-                        e["path"]["$path"].as_str().unwrap_or("")
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    out.sort();
-    out
-}
-
-fn found_errors(errors: &[kstruct::schema::field::FieldError]) -> Vec<String> {
-    let mut out: Vec<String> = errors
-        .iter()
-        .map(|e| format!("{} {}", e.kind.go_name(), e.field))
-        .collect();
-    out.sort();
-    out
 }
 
 /// objectmeta's `validateEmbeddedResource` (TestValidateEmbeddedResource) and `Validate`
