@@ -275,13 +275,7 @@ fn crd_validation_schema_rules() {
         let mut want: Vec<String> = expected
             .iter()
             .filter(|e| !needs_cel_compiler(e, schema))
-            .map(|e| {
-                format!(
-                    "{} {}",
-                    e["errorType"].as_str().unwrap_or(""),
-                    e["path"]["$path"].as_str().unwrap_or("")
-                )
-            })
+            .map(|e| error_key(e))
             .collect();
         let result = match got {
             Err(e) => Err(format!("schema does not decode: {e}")),
