@@ -29,6 +29,10 @@ pub fn emit(v: &Value) -> String {
     out
 }
 
+/// The longest key written implicitly (`key: value`): YAML readers give up on an implicit key
+/// after 1,024 characters, so longer keys are written explicitly (`? key` then `: value`).
+const MAX_IMPLICIT_KEY: usize = 1000;
+
 /// A non-empty map or sequence, each entry on its own line at `indent`.
 fn block(out: &mut String, v: &Value, indent: usize) {
     crate::grow(|| match v {
@@ -37,7 +41,17 @@ fn block(out: &mut String, v: &Value, indent: usize) {
                 if i > 0 {
                     push_indent(out, indent);
                 }
-                string(out, k);
+                let mut key = String::new();
+                string(&mut key, k);
+                if key.chars().count() > MAX_IMPLICIT_KEY {
+                    // Too long for an implicit key: YAML readers stop looking for its `:`.
+                    out.push_str("? ");
+                    out.push_str(&key);
+                    out.push('\n');
+                    push_indent(out, indent);
+                } else {
+                    out.push_str(&key);
+                }
                 out.push(':');
                 value_after_key(out, item, indent);
             }
@@ -182,6 +196,10 @@ mod tests {
             json!({"": "empty key", "k\ney": "multi\nline", "tab\t": "~", "null": null, "bool": "true"}),
             // Found by the yaml_to_json fuzz target (`? !/ <<`): a plain `<<` key is a merge key.
             json!({"<<": "<<", "a": {"<<": 1}}),
+            // Found by the yaml_to_json fuzz target (a 1,040-character key in a sequence's map):
+            // keys beyond 1,024 characters must be explicit.
+            json!([{"k".repeat(1100): "v", "a": 1}, {"q\n".repeat(600): {"x": [1]}}]),
+            json!({"k".repeat(1100): [1, 2], "b": {"k".repeat(1024): null}}),
             json!("scalar"),
             json!(null),
             json!({"desc": "Ends with colon:", "url": "http://x:80/y", "q": "it's \"quoted\""}),
