@@ -25,6 +25,20 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Check manifests against CRDs as `kubectl apply --dry-run=server` would, without a
+    /// cluster: the CI gate for a repository of custom resources.
+    ///
+    /// CRDs come from `--crds` and from the inputs themselves (a `helm template` stream holds
+    /// both); each is first checked as the API server checks CRDs on create, and one the
+    /// server would refuse is not used. Every other document is then decoded through the
+    /// API server's write path with its CRD's schema: unknown and duplicate fields are errors
+    /// (fieldValidation Strict), an object of a version its CRD does not serve, or of a kind
+    /// no CRD declares, is an error; built-in kinds (Deployment, ConfigMap, ...) are skipped.
+    /// Object values are not validated against the schemas yet.
+    ///
+    /// Exit status: 0 clean (warnings allowed), 1 findings, 2 a usage error or an input that
+    /// could not be read (the others are still checked).
+    Check(CheckArgs),
     /// Check CRDs as the API server does when they are created, and print every error it would
     /// return, exactly as it words them.
     ///
@@ -59,6 +73,86 @@ enum Command {
     /// binary offers prune, nulls, default and decode over the compiled schemas (`--crate`).
     #[cfg(feature = "compile")]
     Compile(CompileArgs),
+}
+
+/// `kstruct check`'s arguments.
+#[derive(Debug, Args)]
+pub(crate) struct CheckArgs {
+    /// CRD files or directories (every .yaml, .yml and .json file below, in path order); `-`
+    /// for standard input. Repeatable.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) crds: Vec<PathBuf>,
+    /// Manifest files or directories (walked as `--crds`), or `-` for standard input (the
+    /// default when no path is given). CRDs among them are used too.
+    pub(crate) paths: Vec<PathBuf>,
+    /// Leave out files and directories whose path matches GLOB (`**/testdata/**`,
+    /// `*.json`); matched against the path as walked and against the file name.
+    /// Repeatable.
+    #[arg(long, value_name = "GLOB")]
+    pub(crate) exclude: Vec<String>,
+    /// fieldValidation of the requests: Strict (unknown and duplicate fields are errors),
+    /// Warn (they are warnings) or Ignore.
+    #[arg(long, value_enum, value_name = "MODE", default_value = "Strict", ignore_case = true)]
+    pub(crate) field_validation: FieldValidationArg,
+    /// Kinds not to check: `Kind`, `group/Kind` or `group/version/Kind`, comma-separated or
+    /// repeated.
+    #[arg(long, value_name = "KINDS", value_delimiter = ',')]
+    pub(crate) skip_kinds: Vec<String>,
+    /// Objects of a kind no CRD declares are skipped instead of errors.
+    #[arg(long)]
+    pub(crate) ignore_missing_crds: bool,
+    /// How to report: `text` (diagnostics for people), `json` (JSON Lines, one per
+    /// document, then a summary), `junit`, `sarif`, or `yaml` (what the server would store,
+    /// as a YAML stream; diagnostics on standard error).
+    #[arg(short = 'o', long, value_enum, value_name = "FORMAT", default_value = "text")]
+    pub(crate) output: OutputArg,
+    /// Also show, per document: `stored` (what the server would store) or `diff` (input
+    /// against stored: pruned fields, defaults added). With `-o json`, `stored` adds a
+    /// `stored` field to each line.
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub(crate) show: Option<ShowArg>,
+    /// Also list clean and skipped documents.
+    #[arg(short, long)]
+    pub(crate) verbose: bool,
+    /// Colors in text output: `auto` (only on a terminal, and not with NO_COLOR), `always`,
+    /// `never`.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
+    pub(crate) color: ColorArg,
+}
+
+/// `kstruct check --output` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum OutputArg {
+    /// Diagnostics for people, like a compiler's.
+    Text,
+    /// JSON Lines: one object per document, then a summary.
+    Json,
+    /// JUnit XML: one test case per document.
+    Junit,
+    /// SARIF 2.1.0, for code review annotations.
+    Sarif,
+    /// What the server would store, as a YAML stream (diagnostics on standard error).
+    Yaml,
+}
+
+/// `kstruct check --show` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ShowArg {
+    /// What the server would store.
+    Stored,
+    /// The input against what the server would store.
+    Diff,
+}
+
+/// `kstruct check --color` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ColorArg {
+    /// Colors on a terminal, unless NO_COLOR is set.
+    Auto,
+    /// Always colors.
+    Always,
+    /// Never colors.
+    Never,
 }
 
 /// `kstruct compile`'s arguments.
@@ -199,7 +293,7 @@ enum FormatArg {
 
 /// `--field-validation` values, spelled as in the API.
 #[derive(Debug, Clone, Copy, ValueEnum)]
-enum FieldValidationArg {
+pub(crate) enum FieldValidationArg {
     #[value(name = "Strict")]
     Strict,
     #[value(name = "Warn")]
@@ -248,6 +342,7 @@ struct FileSchemas {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Check(args) => commands::check::run(&args),
         Command::Lint { schema, files } => commands::lint::run(&files, schema),
         Command::Objects(command) => {
             use commands::transform::{Op, run};

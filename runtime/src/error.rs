@@ -26,12 +26,61 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
-    /// A CRD document is not usable, or a lookup found no matching CRD.
+    /// A CRD document is not usable, or CRDs cannot be merged.
     #[error("{0}")]
     Crd(String),
+    /// No CRD declares the object's group and kind (an API server answers 404: nothing serves
+    /// that resource).
+    #[error("no CRD for kind {kind:?} in group {group:?}")]
+    NoSuchKind {
+        /// The object's API group (`""` for the core group).
+        group: String,
+        /// The object's kind.
+        kind: String,
+    },
+    /// The CRD of the object's group and kind does not serve the version its apiVersion
+    /// names (absent, or `served: false`); the text is the one kubectl prints.
+    #[error("no matches for kind {kind:?} in version \"{group}/{version}\"")]
+    NoSuchVersion {
+        /// The API group.
+        group: String,
+        /// The version the object names.
+        version: String,
+        /// The kind.
+        kind: String,
+    },
+    /// A served version's schema could not be converted, so the API server would not serve
+    /// it.
+    #[error("CRD {crd} version {version}: {reason}")]
+    Unservable {
+        /// The CRD's name.
+        crd: String,
+        /// The version.
+        version: String,
+        /// Why its schema did not convert.
+        reason: String,
+    },
     /// The API server would reject the body (see [`Rejection`](crate::decode::Rejection)).
     #[error("{}", .0.message)]
     Rejected(crate::decode::Rejection),
+    /// A `fieldValidation` value the API server does not accept (its 422 on the request's
+    /// options).
+    #[error("CreateOptions.meta.k8s.io \"\" is invalid: fieldValidation: Unsupported value: {}: supported values: \"\", \"Ignore\", \"Strict\", \"Warn\"", kstruct_schema::go::quote(.0))]
+    FieldValidation(String),
+    /// A `Content-Type` the API server cannot decode custom resources from (its 415).
+    #[error(
+        "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml"
+    )]
+    UnsupportedMediaType(String),
+    /// The decoded object does not deserialize into the Rust type asked for (see
+    /// [`Registry::decode_as`](crate::Registry::decode_as)).
+    #[error("the decoded object is not a {type_name}: {source}")]
+    Deserialize {
+        /// The Rust type.
+        type_name: &'static str,
+        /// serde's error.
+        source: serde_json::Error,
+    },
     /// A Rust type's schema cannot be generated as asked (see
     /// [`try_schema_for`](crate::try_schema_for)).
     #[error("the schema of {type_name} cannot be generated:{}", problems.iter().map(|p| format!("\n  - {p}")).collect::<String>())]
@@ -41,4 +90,47 @@ pub enum Error {
         /// Every problem found, in the order of the type's fields.
         problems: Vec<crate::rust_schema::Problem>,
     },
+}
+
+impl Error {
+    /// The API server's answer to this error, as a `metav1.Status`: 400 `BadRequest` for a
+    /// body it rejects while decoding, 404 `NotFound` when nothing serves the object's kind or
+    /// version, 500 `InternalError` otherwise.
+    ///
+    /// ```
+    /// let err = kstruct::Error::NoSuchKind { group: "example.com".into(), kind: "Widgt".into() };
+    /// assert_eq!(err.status().code, 404);
+    /// ```
+    pub fn status(&self) -> crate::status::Status {
+        use crate::status::Status;
+        match self {
+            Error::Rejected(r) => Status::bad_request(&r.message),
+            Error::NoSuchKind { .. } | Error::NoSuchVersion { .. } => Status::not_found(),
+            Error::UnsupportedMediaType(_) => Status {
+                code: 415,
+                reason: "UnsupportedMediaType".into(),
+                message: self.to_string(),
+                details: None,
+            },
+            Error::FieldValidation(value) => Status {
+                code: 422,
+                reason: "Invalid".into(),
+                message: self.to_string(),
+                details: Some(crate::status::StatusDetails {
+                    group: "meta.k8s.io".into(),
+                    kind: "CreateOptions".into(),
+                    causes: vec![crate::status::StatusCause {
+                        reason: "FieldValueNotSupported".into(),
+                        message: format!(
+                            "Unsupported value: {}: supported values: \"\", \"Ignore\", \"Strict\", \"Warn\"",
+                            kstruct_schema::go::quote(value)
+                        ),
+                        field: "fieldValidation".into(),
+                    }],
+                    ..Default::default()
+                }),
+            },
+            other => Status::internal(&other.to_string()),
+        }
+    }
 }

@@ -94,7 +94,13 @@ impl Resolve for RegisteredCrd {
             // With preserveUnknownFields the API server serves a schema that does not convert
             // as no schema at all; otherwise it does not serve the CRD.
             Some(Err(_)) if preserve_unknown_fields => None,
-            Some(Err(e)) => return Err(Error::Crd(format!("CRD {} version {version}: {e}", self.crd.name))),
+            Some(Err(e)) => {
+                return Err(Error::Unservable {
+                    crd: self.crd.name.clone(),
+                    version: version.to_string(),
+                    reason: e.to_string(),
+                });
+            }
         };
         Ok(Selected::Crd {
             pipeline,
@@ -169,6 +175,40 @@ impl Registry {
         self.add_yaml(&text, &path.display().to_string())
     }
 
+    /// Registers every CRD in every `.yaml`, `.yml` and `.json` file below `dir` (walked
+    /// recursively, in path order). Returns how many CRDs were added.
+    ///
+    /// # Errors
+    /// The first file that cannot be read or holds a CRD that cannot be used, named with its
+    /// path (and line).
+    pub fn load_dir(&mut self, dir: &Path) -> Result<usize, Error> {
+        let mut files = Vec::new();
+        let mut dirs = vec![dir.to_path_buf()];
+        while let Some(d) = dirs.pop() {
+            let io = |source| Error::Io {
+                path: d.clone(),
+                source,
+            };
+            for entry in std::fs::read_dir(&d).map_err(io)? {
+                let path = entry.map_err(io)?.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path
+                    .extension()
+                    .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
+                {
+                    files.push(path);
+                }
+            }
+        }
+        files.sort();
+        let mut added = 0;
+        for f in files {
+            added += self.load_file(&f)?;
+        }
+        Ok(added)
+    }
+
     /// The CRD for `group` and `kind`.
     pub fn find(&self, group: &str, kind: &str) -> Option<&RegisteredCrd> {
         self.crds.iter().find(|c| c.crd.group == group && c.crd.kind == kind)
@@ -193,6 +233,59 @@ impl Registry {
         decode::request(self, body, options)
     }
 
+    /// Decodes a request body as an API server serving exactly these CRDs would: an object
+    /// whose group and kind no CRD declares is refused with [`Error::NoSuchKind`], one whose
+    /// version its CRD does not serve (absent, or `served: false`) with
+    /// [`Error::NoSuchVersion`], instead of being decoded without a schema as
+    /// [`decode`](Registry::decode) does.
+    ///
+    /// ```
+    /// # let mut registry = kstruct::Registry::new();
+    /// # registry.add_yaml(r#"
+    /// # apiVersion: apiextensions.k8s.io/v1
+    /// # kind: CustomResourceDefinition
+    /// # metadata: {name: widgets.example.com}
+    /// # spec:
+    /// #   group: example.com
+    /// #   names: {kind: Widget, plural: widgets}
+    /// #   scope: Namespaced
+    /// #   versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]
+    /// # "#, "widgets.yaml").unwrap();
+    /// use kstruct::{DecodeOptions, Error};
+    /// let err = registry
+    ///     .decode_served(br#"{"apiVersion": "example.com/v2", "kind": "Widget"}"#, &DecodeOptions::default())
+    ///     .unwrap_err();
+    /// assert_eq!(err.to_string(), r#"no matches for kind "Widget" in version "example.com/v2""#);
+    /// assert!(matches!(err, Error::NoSuchVersion { .. }));
+    /// ```
+    ///
+    /// # Errors
+    /// As [`RegisteredCrd::decode`], and the two above.
+    pub fn decode_served(&self, body: &[u8], options: &DecodeOptions) -> Result<Decoded, Error> {
+        decode::request(&Served(self), body, options)
+    }
+
+    /// Decodes a request body (as [`decode_served`](Registry::decode_served)) straight into a
+    /// Rust type: what the API server would store, read as `T` (a type with
+    /// `#[derive(CustomResourceSchema)]`'s resource attributes, a kube-rs resource, or any
+    /// `DeserializeOwned`). Warnings are returned beside it.
+    ///
+    /// # Errors
+    /// As [`decode_served`](Registry::decode_served), and [`Error::Deserialize`] when the
+    /// stored object does not read as `T`.
+    pub fn decode_as<T: serde::de::DeserializeOwned>(
+        &self,
+        body: &[u8],
+        options: &DecodeOptions,
+    ) -> Result<(T, Vec<String>), Error> {
+        let decoded = self.decode_served(body, options)?;
+        let value = serde_json::from_value(decoded.object).map_err(|source| Error::Deserialize {
+            type_name: std::any::type_name::<T>(),
+            source,
+        })?;
+        Ok((value, decoded.warnings))
+    }
+
     /// Decodes a stored object with the CRD its group and kind name (see
     /// [`decode::storage`]).
     ///
@@ -215,6 +308,32 @@ impl Resolve for Registry {
             Some(crd) => crd.resolve(group, version, kind),
             None => Ok(Selected::Other),
         }
+    }
+}
+
+/// A registry that serves only what its CRDs declare (see [`Registry::decode_served`]).
+struct Served<'a>(&'a Registry);
+
+impl Resolve for Served<'_> {
+    type Pipeline = Interpreter;
+
+    fn served_kind(&self) -> Option<&str> {
+        None
+    }
+
+    fn resolve(&self, group: &str, version: &str, kind: &str) -> Result<Selected<'_, Interpreter>, Error> {
+        let crd = self.0.find(group, kind).ok_or_else(|| Error::NoSuchKind {
+            group: group.to_string(),
+            kind: kind.to_string(),
+        })?;
+        if !crd.crd.versions.iter().any(|v| v.name == version && v.served) {
+            return Err(Error::NoSuchVersion {
+                group: group.to_string(),
+                version: version.to_string(),
+                kind: kind.to_string(),
+            });
+        }
+        crd.resolve(group, version, kind)
     }
 }
 

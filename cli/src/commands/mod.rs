@@ -1,5 +1,6 @@
 //! The subcommands.
 
+pub mod check;
 #[cfg(feature = "compile")]
 pub mod compile;
 pub mod decode;

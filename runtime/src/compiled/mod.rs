@@ -119,7 +119,13 @@ impl Resolve for CompiledCrd {
             // As `RegisteredCrd`: without a schema when the CRD preserves unknown fields, not
             // served otherwise.
             Some(Err(_)) if preserve_unknown_fields => None,
-            Some(Err(e)) => return Err(Error::Crd(format!("CRD {} version {version}: {e}", self.name))),
+            Some(Err(e)) => {
+                return Err(Error::Unservable {
+                    crd: self.name.to_string(),
+                    version: version.to_string(),
+                    reason: e.to_string(),
+                });
+            }
         };
         Ok(Selected::Crd {
             pipeline,

@@ -1,0 +1,214 @@
+//! The files `kstruct check` reads: paths as given, directories walked in path order,
+//! `--exclude` globs, each file read once, and split into documents with their positions.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use kstruct::BodyFormat;
+use kstruct::source::Position;
+
+/// One file read, split into documents.
+pub struct File {
+    /// The path as given or as walked (`<stdin>` for standard input).
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// One document of a file: where its bytes are and how to read them.
+pub struct Doc {
+    /// 1-based index in the file.
+    pub index: usize,
+    /// Byte range of the document in the file.
+    pub range: std::ops::Range<usize>,
+    /// Where the document starts in the file.
+    pub start: Position,
+    pub format: BodyFormat,
+    /// Why the stream could not be split here, if it could not.
+    pub broken: Option<String>,
+}
+
+/// What reading the inputs gave.
+pub struct Collected {
+    pub files: Vec<File>,
+    /// How many `--crds` files come first in `files`.
+    pub crd_files: usize,
+    /// Paths that could not be read, with why (already printed on standard error).
+    pub unreadable: usize,
+}
+
+/// Compiled `--exclude` globs.
+pub struct Excludes(GlobSet);
+
+impl Excludes {
+    pub fn new(globs: &[String]) -> Result<Excludes, String> {
+        let mut b = GlobSetBuilder::new();
+        for g in globs {
+            b.add(Glob::new(g).map_err(|e| format!("--exclude {g:?}: {e}"))?);
+        }
+        b.build().map(Excludes).map_err(|e| e.to_string())
+    }
+
+    fn excluded(&self, p: &Path) -> bool {
+        self.0.is_match(p) || p.file_name().is_some_and(|n| self.0.is_match(n))
+    }
+}
+
+/// Reads `--crds` paths, then the manifest paths (standard input when there are none). A
+/// file named twice (or reached twice) is read once, where it first appears.
+pub fn collect(crds: &[PathBuf], paths: &[PathBuf], excludes: &Excludes) -> Collected {
+    let mut out = Collected {
+        files: Vec::new(),
+        crd_files: 0,
+        unreadable: 0,
+    };
+    let mut seen = HashSet::new();
+    let stdin_default = [PathBuf::from("-")];
+    let paths = if paths.is_empty() && !crds.is_empty() && crds.iter().any(|p| p.as_os_str() == "-") {
+        // `--crds -` reads standard input; the manifests then have to be named.
+        &[][..]
+    } else if paths.is_empty() {
+        &stdin_default[..]
+    } else {
+        paths
+    };
+    for (group, list) in [(0, crds), (1, paths)] {
+        for p in list {
+            for f in expand(p, excludes, &mut out.unreadable) {
+                let key = std::fs::canonicalize(&f).unwrap_or_else(|_| f.clone());
+                if f.as_os_str() != "-" && !seen.insert(key) {
+                    continue;
+                }
+                match read(&f) {
+                    Ok(file) => out.files.push(file),
+                    Err(e) => {
+                        eprintln!("kstruct: {e}");
+                        out.unreadable += 1;
+                    }
+                }
+            }
+        }
+        if group == 0 {
+            out.crd_files = out.files.len();
+        }
+    }
+    out
+}
+
+fn read(p: &Path) -> Result<File, String> {
+    if p.as_os_str() == "-" {
+        let input = crate::inputs::read_stdin()?;
+        return Ok(File {
+            name: input.origin,
+            bytes: input.bytes,
+        });
+    }
+    let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+    Ok(File {
+        name: p.display().to_string(),
+        bytes,
+    })
+}
+
+/// A path as files: a directory gives every `.yaml`, `.yml` and `.json` file below it (not
+/// excluded), in path order. A path that does not exist is reported and counted.
+fn expand(p: &Path, excludes: &Excludes, unreadable: &mut usize) -> Vec<PathBuf> {
+    if p.as_os_str() == "-" {
+        return vec![p.to_path_buf()];
+    }
+    if !p.is_dir() {
+        return vec![p.to_path_buf()];
+    }
+    let mut files = Vec::new();
+    let mut dirs = vec![p.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        let entries = match std::fs::read_dir(&d) {
+            Ok(e) => e,
+            Err(e) => {
+                eprintln!("kstruct: {}: {e}", d.display());
+                *unreadable += 1;
+                continue;
+            }
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if excludes.excluded(&path) {
+                continue;
+            }
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path
+                .extension()
+                .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
+            {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The documents of a file, with their byte ranges and start positions in it.
+pub fn documents(file: &File) -> Vec<Doc> {
+    let bytes = &file.bytes;
+    let base = bytes.as_ptr() as usize;
+    let lines = LineIndex::new(bytes);
+    kstruct::input::split_documents(bytes, &file.name)
+        .into_iter()
+        .map(|d| {
+            let (range, broken) = match &d.body {
+                Ok(body) => {
+                    let start = body.as_ptr() as usize - base;
+                    (start..start + body.len(), None)
+                }
+                Err(e) => (0..0, Some(e.to_string())),
+            };
+            Doc {
+                index: d.index + 1,
+                start: if broken.is_some() {
+                    Position {
+                        line: d.line,
+                        column: 1,
+                    }
+                } else {
+                    lines.position(range.start)
+                },
+                range,
+                format: d.format,
+                broken,
+            }
+        })
+        .collect()
+}
+
+/// Line starts of a text, for positions of byte offsets in O(log n).
+pub struct LineIndex<'a> {
+    bytes: &'a [u8],
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(bytes: &'a [u8]) -> LineIndex<'a> {
+        let mut starts = vec![0];
+        starts.extend(
+            bytes
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| **b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        LineIndex { bytes, starts }
+    }
+
+    /// The line and column (in characters) of byte `offset`.
+    pub fn position(&self, offset: usize) -> Position {
+        let offset = offset.min(self.bytes.len());
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let start = self.starts[line - 1];
+        Position {
+            line,
+            column: self.bytes[start..offset].iter().filter(|&&b| b & 0xC0 != 0x80).count() + 1,
+        }
+    }
+}

@@ -1,0 +1,454 @@
+//! Checking documents: CRDs first (into the catalog), then every document against it.
+
+use kstruct::schema::go::marshal_json;
+use kstruct::source::{Position, SourceMap};
+use kstruct::{BodyFormat, DecodeOptions, Error, FieldValidation, RegisteredCrd, parse_group_version};
+use serde_json::Value;
+
+use super::catalog::{Added, Catalog, Origin};
+use super::collect::{Collected, Doc, File, documents};
+use super::{Field, Outcome, Report, Settings, hints};
+
+/// The API groups the API server itself serves (no CRD declares their kinds); objects of
+/// these groups are not checked unless a CRD declares their kind.
+const BUILT_IN_GROUPS: &[&str] = &[
+    "",
+    "admissionregistration.k8s.io",
+    "apiextensions.k8s.io",
+    "apiregistration.k8s.io",
+    "apps",
+    "authentication.k8s.io",
+    "authorization.k8s.io",
+    "autoscaling",
+    "batch",
+    "certificates.k8s.io",
+    "coordination.k8s.io",
+    "discovery.k8s.io",
+    "events.k8s.io",
+    "extensions",
+    "flowcontrol.apiserver.k8s.io",
+    "internal.apiserver.k8s.io",
+    "networking.k8s.io",
+    "node.k8s.io",
+    "policy",
+    "rbac.authorization.k8s.io",
+    "resource.k8s.io",
+    "scheduling.k8s.io",
+    "storage.k8s.io",
+    "storagemigration.k8s.io",
+];
+
+/// One document, read once for both passes.
+struct Parsed {
+    file: usize,
+    doc: Doc,
+    /// The document as a value (non-strict), when it reads at all.
+    value: Option<Value>,
+    /// For a CRD document (or each CRD item of a List, by item index): what adding it gave.
+    added: Vec<(Option<usize>, Added)>,
+}
+
+/// Checks every document of `collected`: reports in input order.
+pub fn check_all(collected: &Collected, settings: &Settings, tick: &mut dyn FnMut(usize, &str)) -> Vec<Report> {
+    let mut catalog = Catalog::default();
+    let mut parsed = Vec::new();
+    // First every CRD, so that a stream may hold objects before the CRDs they need (as
+    // `helm template` orders them) and `--crds` and the inputs mean the same.
+    for (fi, file) in collected.files.iter().enumerate() {
+        for doc in documents(file) {
+            let value = if doc.broken.is_some() {
+                None
+            } else {
+                read_value(&file.bytes[doc.range.clone()], doc.format)
+            };
+            let mut added = Vec::new();
+            if let Some(v) = &value {
+                if kstruct::schema::crd::is_crd(v) {
+                    added.push((None, catalog.add(v, origin(file, doc.start))));
+                } else if let Some(items) = list_items(v) {
+                    let map = SourceMap::new(&file.bytes[doc.range.clone()], doc.format);
+                    for (i, item) in items.iter().enumerate() {
+                        if kstruct::schema::crd::is_crd(item) {
+                            let at = item_start(map.as_ref(), i, doc.start);
+                            added.push((Some(i), catalog.add(item, origin(file, at))));
+                        }
+                    }
+                }
+            }
+            parsed.push(Parsed {
+                file: fi,
+                doc,
+                value,
+                added,
+            });
+        }
+    }
+    let mut reports = Vec::new();
+    let mut last_file = usize::MAX;
+    for p in parsed {
+        let file = &collected.files[p.file];
+        if p.file != last_file {
+            tick(p.file, &file.name);
+            last_file = p.file;
+        }
+        let body = &file.bytes[p.doc.range.clone()];
+        let mut report = Report::new(&file.name, p.doc.index, p.doc.start);
+        if let Some(why) = &p.doc.broken {
+            report.outcome = Outcome::Error;
+            report.messages.push(why.clone());
+            reports.push(report);
+            continue;
+        }
+        let Some(value) = p.value else {
+            // Unreadable: the API server's answer to these bytes.
+            reject_unreadable(&mut report, body, p.doc.format);
+            reports.push(report);
+            continue;
+        };
+        let added = p.added;
+        if let Some(items) = list_items(&value) {
+            let map = SourceMap::new(body, p.doc.format);
+            for (i, item) in items.iter().enumerate() {
+                let mut r = Report::new(&file.name, p.doc.index, item_start(map.as_ref(), i, p.doc.start));
+                describe(&mut r, item);
+                if let Some((_, a)) = added.iter().find(|(at, _)| *at == Some(i)) {
+                    crd_report(&mut r, a);
+                } else {
+                    let json = marshal_json(item);
+                    let target = Target {
+                        body: json.as_bytes(),
+                        format: BodyFormat::Json,
+                        map: map.as_ref(),
+                        prefix: format!("items[{i}]."),
+                        start: p.doc.start,
+                    };
+                    check_object(&mut r, item, &target, &catalog, settings);
+                }
+                reports.push(r);
+            }
+            continue;
+        }
+        describe(&mut report, &value);
+        if let Some((_, a)) = added.first() {
+            crd_report(&mut report, a);
+        } else {
+            let target = Target {
+                body,
+                format: p.doc.format,
+                map: None,
+                prefix: String::new(),
+                start: p.doc.start,
+            };
+            check_object(&mut report, &value, &target, &catalog, settings);
+        }
+        reports.push(report);
+    }
+    reports
+}
+
+fn origin(file: &File, at: Position) -> Origin {
+    Origin {
+        file: file.name.clone(),
+        at,
+    }
+}
+
+/// The items of a `kind: List` (what `kubectl get -o yaml` writes).
+fn list_items(v: &Value) -> Option<&Vec<Value>> {
+    let kind = v.get("kind").and_then(Value::as_str)?;
+    if kind != "List" && !kind.ends_with("List") {
+        return None;
+    }
+    // `v1 List` and typed lists (`ConfigMapList`) hold objects under items; a custom
+    // resource whose kind ends in List is not one unless it looks like a list.
+    let is_list = kind == "List" || v.get("metadata").is_none_or(|m| m.get("name").is_none());
+    if !is_list {
+        return None;
+    }
+    v.get("items").and_then(Value::as_array)
+}
+
+fn item_start(map: Option<&SourceMap>, i: usize, doc_start: Position) -> Position {
+    map.and_then(|m| m.locate(&format!("items[{i}]")))
+        .map_or(doc_start, |p| p.offset_by(doc_start))
+}
+
+/// Reads a document as a value, without strictness: `None` when it does not read.
+fn read_value(body: &[u8], format: BodyFormat) -> Option<Value> {
+    let json = match format {
+        BodyFormat::Json => true,
+        BodyFormat::Yaml => false,
+        BodyFormat::Auto => body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{'),
+    };
+    if json {
+        kstruct::json::decode(body).ok().map(|d| d.value)
+    } else {
+        kstruct::schema::yaml::to_json_bytes(body).ok().map(|c| c.value)
+    }
+}
+
+/// Fills in apiVersion, kind, namespace and name.
+fn describe(r: &mut Report, v: &Value) {
+    let s = |p: &str| v.pointer(p).and_then(Value::as_str).map(str::to_string);
+    r.api_version = s("/apiVersion");
+    r.kind = s("/kind");
+    r.namespace = s("/metadata/namespace");
+    r.name = s("/metadata/name");
+}
+
+fn crd_report(r: &mut Report, added: &Added) {
+    r.messages = added.messages.clone();
+    if let Some(first) = &added.repeats {
+        r.messages.push(format!(
+            "a CustomResourceDefinition for kind {:?} in group {:?} is already defined at {first}; objects of that kind are checked against that one",
+            added.kind, added.group
+        ));
+    }
+    r.outcome = if r.messages.is_empty() {
+        Outcome::Ok
+    } else {
+        Outcome::Error
+    };
+}
+
+/// The server's answer to a document that does not read: the rejection of an endpoint with no
+/// schema.
+fn reject_unreadable(r: &mut Report, body: &[u8], format: BodyFormat) {
+    r.outcome = Outcome::Error;
+    let options = DecodeOptions {
+        field_validation: FieldValidation::Strict,
+        format,
+    };
+    match kstruct::Registry::new().decode(body, &options) {
+        Err(Error::Rejected(rejection)) => {
+            r.message_at = rejection
+                .position
+                .map(|(line, column)| char_position(body, line, column, format).offset_by(r.start));
+            r.messages.push(rejection.message);
+        }
+        Err(e) => r.messages.push(e.to_string()),
+        Ok(_) => r.messages.push("the document could not be read".into()),
+    }
+}
+
+/// A JSON error's column counts bytes; people count characters.
+fn char_position(body: &[u8], line: usize, column: usize, format: BodyFormat) -> Position {
+    let json = match format {
+        BodyFormat::Json => true,
+        BodyFormat::Yaml => false,
+        BodyFormat::Auto => body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{'),
+    };
+    if !json {
+        return Position { line, column };
+    }
+    let start = body
+        .split_inclusive(|&b| b == b'\n')
+        .take(line.saturating_sub(1))
+        .map(<[u8]>::len)
+        .sum::<usize>();
+    let end = (start + column.saturating_sub(1)).min(body.len());
+    Position {
+        line,
+        column: body[start.min(end)..end].iter().filter(|&&b| b & 0xC0 != 0x80).count() + 1,
+    }
+}
+
+/// Where an object's bytes are and how to find its fields in the file.
+struct Target<'a> {
+    /// The request body.
+    body: &'a [u8],
+    format: BodyFormat,
+    /// For List items: the List document's map (fields are under `prefix`).
+    map: Option<&'a SourceMap>,
+    prefix: String,
+    /// Where the document starts in the file.
+    start: Position,
+}
+
+fn check_object(r: &mut Report, value: &Value, target: &Target<'_>, catalog: &Catalog, settings: &Settings) {
+    let (Some(api_version), Some(kind)) = (r.api_version.clone(), r.kind.clone()) else {
+        // No kind or apiVersion: the server's answer to it.
+        reject_unreadable(r, target.body, target.format);
+        return;
+    };
+    let Ok((group, version)) = parse_group_version(&api_version) else {
+        reject_unreadable(r, target.body, target.format);
+        return;
+    };
+    if skipped_by_flag(&settings.skip_kinds, group, version, &kind) {
+        r.outcome = Outcome::Skipped;
+        r.reason = Some("--skip-kinds".into());
+        return;
+    }
+    let Some(crd) = catalog.find(group, &kind) else {
+        if let Some(refused) = catalog.refused(group, &kind) {
+            r.outcome = Outcome::Error;
+            r.messages
+                .push(format!("no matches for kind {kind:?} in version \"{group}/{version}\""));
+            r.hint = Some(format!(
+                "the CRD for it, {}, at {}, would be refused by the API server",
+                refused.name, refused.origin
+            ));
+        } else if BUILT_IN_GROUPS.contains(&group) {
+            r.outcome = Outcome::Skipped;
+            r.reason = Some("built-in kind".into());
+        } else if settings.ignore_missing_crds {
+            r.outcome = Outcome::Skipped;
+            r.reason = Some("no CRD".into());
+        } else {
+            r.outcome = Outcome::Error;
+            r.messages.push(
+                Error::NoSuchKind {
+                    group: group.into(),
+                    kind: kind.clone(),
+                }
+                .to_string(),
+            );
+            r.hint = kind_hint(catalog, group, &kind);
+        }
+        return;
+    };
+    if !crd.crd.versions.iter().any(|v| v.name == version && v.served) {
+        r.outcome = Outcome::Error;
+        r.messages.push(
+            Error::NoSuchVersion {
+                group: group.into(),
+                version: version.into(),
+                kind: kind.clone(),
+            }
+            .to_string(),
+        );
+        let served: Vec<&str> = crd
+            .crd
+            .versions
+            .iter()
+            .filter(|v| v.served)
+            .map(|v| v.name.as_str())
+            .collect();
+        r.hint = Some(format!("{} serves {}", crd.crd.name, served.join(", ")));
+        return;
+    }
+    decode(r, crd, version, value, target, settings);
+}
+
+fn skipped_by_flag(skip: &[String], group: &str, version: &str, kind: &str) -> bool {
+    skip.iter().any(|s| {
+        s == kind
+            || s.strip_suffix(kind)
+                .and_then(|p| p.strip_suffix('/'))
+                .is_some_and(|p| p == group || (group.is_empty() && p == version) || p == format!("{group}/{version}"))
+    })
+}
+
+fn kind_hint(catalog: &Catalog, group: &str, kind: &str) -> Option<String> {
+    // The kind exists in another group: the group is misspelt.
+    let groups: Vec<&str> = catalog.kinds().filter(|(_, k)| *k == kind).map(|(g, _)| g).collect();
+    if let Some(g) = hints::closest(group, groups.iter().copied()).or(groups.first().copied()) {
+        return Some(format!("did you mean group {g:?}?"));
+    }
+    let same_group: Vec<&str> = catalog.kinds().filter(|(g, _)| *g == group).map(|(_, k)| k).collect();
+    let all: Vec<&str> = catalog.kinds().map(|(_, k)| k).collect();
+    hints::closest(kind, same_group)
+        .or_else(|| hints::closest(kind, all))
+        .map(|k| format!("did you mean {k:?}?"))
+}
+
+fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, target: &Target<'_>, settings: &Settings) {
+    let options = DecodeOptions {
+        field_validation: settings.field_validation,
+        format: target.format,
+    };
+    let mut paths: Option<kstruct::Decoded> = None;
+    match crd.decode(target.body, &options) {
+        Ok(decoded) => {
+            r.outcome = if decoded.warnings.is_empty() {
+                Outcome::Ok
+            } else {
+                Outcome::Warning
+            };
+            r.messages = decoded.warnings.clone();
+            if settings.keep_objects {
+                r.stored = Some(decoded.object.clone());
+            }
+            paths = Some(decoded);
+        }
+        Err(Error::Rejected(rejection)) => {
+            r.outcome = Outcome::Error;
+            r.message_at = rejection
+                .position
+                .map(|(line, column)| char_position(target.body, line, column, target.format).offset_by(target.start));
+            r.messages.push(rejection.message);
+            if !rejection.strict_errors.is_empty() {
+                // The strict error names the fields; the Warn path gives them one by one.
+                let warn = DecodeOptions {
+                    field_validation: FieldValidation::Warn,
+                    format: target.format,
+                };
+                paths = crd.decode(target.body, &warn).ok();
+            }
+        }
+        Err(e) => {
+            r.outcome = Outcome::Error;
+            r.messages.push(e.to_string());
+        }
+    }
+    if settings.keep_objects {
+        r.input = Some(value.clone());
+    }
+    let Some(found) = paths else {
+        return;
+    };
+    let yaml_duplicates = r.messages.iter().any(|m| m.contains("already set in map"));
+    if found.unknown_fields.is_empty() && found.duplicate_fields.is_empty() && !yaml_duplicates {
+        return;
+    }
+    let own_map;
+    let map = match target.map {
+        Some(m) => Some(m),
+        None => {
+            own_map = SourceMap::new(target.body, target.format);
+            own_map.as_ref()
+        }
+    };
+    let schema = crd.crd.version(version).and_then(|v| v.structural().ok().flatten());
+    let full = |p: &str| format!("{}{p}", target.prefix);
+    let at = |p: Position| p.offset_by(target.start);
+    for path in &found.unknown_fields {
+        let segments = map.and_then(|m| m.segments(&full(path)));
+        let suggestion = segments.as_ref().and_then(|s| {
+            let skip = if target.prefix.is_empty() { 0 } else { 2 };
+            hints::field(path, s.get(skip..)?, schema.as_ref())
+        });
+        r.unknown_fields.push(Field {
+            path: path.clone(),
+            at: map.and_then(|m| m.locate(&full(path))).map(at),
+            first: None,
+            suggestion,
+        });
+    }
+    if yaml_duplicates {
+        if let Some(m) = map {
+            let prefix = target.prefix.as_str();
+            for d in m.duplicates() {
+                if let Some(path) = d.path.strip_prefix(prefix) {
+                    r.duplicate_fields.push(Field {
+                        path: path.to_string(),
+                        at: Some(at(d.at)),
+                        first: Some(at(d.first)),
+                        suggestion: None,
+                    });
+                }
+            }
+        }
+    } else {
+        for path in &found.duplicate_fields {
+            let places = map.map(|m| m.occurrences(&full(path))).unwrap_or_default();
+            r.duplicate_fields.push(Field {
+                path: path.clone(),
+                at: places.get(1).copied().map(at),
+                first: places.first().copied().map(at),
+                suggestion: None,
+            });
+        }
+    }
+}

@@ -1,0 +1,309 @@
+//! Reports for machines: JSON Lines, JUnit XML, SARIF, and the stored objects as YAML.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::{Field, Outcome, Report, Summary};
+
+/// One JSON line per document (the format other tools rely on).
+#[derive(Serialize)]
+struct Line<'a> {
+    file: &'a str,
+    document: usize,
+    line: usize,
+    #[serde(rename = "apiVersion")]
+    api_version: Option<&'a str>,
+    kind: Option<&'a str>,
+    namespace: Option<&'a str>,
+    name: Option<&'a str>,
+    outcome: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+    messages: &'a [String],
+    #[serde(rename = "unknownFields")]
+    unknown_fields: Vec<Located<'a>>,
+    #[serde(rename = "duplicateFields")]
+    duplicate_fields: Vec<Located<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stored: Option<&'a Value>,
+}
+
+#[derive(Serialize)]
+struct Located<'a> {
+    path: &'a str,
+    line: Option<usize>,
+    column: Option<usize>,
+}
+
+fn located(fields: &[Field]) -> Vec<Located<'_>> {
+    fields
+        .iter()
+        .map(|f| Located {
+            path: &f.path,
+            line: f.at.map(|p| p.line),
+            column: f.at.map(|p| p.column),
+        })
+        .collect()
+}
+
+/// The last JSON line's `summary`.
+#[derive(Serialize)]
+struct SummaryLine {
+    documents: usize,
+    files: usize,
+    ok: usize,
+    warnings: usize,
+    errors: usize,
+    skipped: usize,
+    unreadable: usize,
+    /// Whether object values were validated against the schemas (not implemented yet).
+    #[serde(rename = "valueValidation")]
+    value_validation: bool,
+}
+
+#[derive(Serialize)]
+struct SummaryWrapper {
+    summary: SummaryLine,
+}
+
+/// `--output json`: one line per document in input order, then `{"summary": {...}}`.
+pub fn json_lines(w: &mut dyn Write, reports: &[Report], summary: &Summary, stored: bool) -> io::Result<()> {
+    for r in reports {
+        let line = Line {
+            file: &r.file,
+            document: r.document,
+            line: r.start.line,
+            api_version: r.api_version.as_deref(),
+            kind: r.kind.as_deref(),
+            namespace: r.namespace.as_deref(),
+            name: r.name.as_deref(),
+            outcome: r.outcome.as_str(),
+            reason: r.reason.as_deref(),
+            messages: &r.messages,
+            unknown_fields: located(&r.unknown_fields),
+            duplicate_fields: located(&r.duplicate_fields),
+            stored: if stored { r.stored.as_ref() } else { None },
+        };
+        serde_json::to_writer(&mut *w, &line)?;
+        writeln!(w)?;
+    }
+    let s = summary;
+    let last = SummaryWrapper {
+        summary: SummaryLine {
+            documents: s.documents,
+            files: s.files,
+            ok: s.ok,
+            warnings: s.warnings,
+            errors: s.errors,
+            skipped: s.skipped,
+            unreadable: s.unreadable,
+            value_validation: false,
+        },
+    };
+    serde_json::to_writer(&mut *w, &last)?;
+    writeln!(w)
+}
+
+/// `--output yaml`: what the server would store, one YAML document per accepted object.
+pub fn yaml(w: &mut dyn Write, reports: &[Report]) -> io::Result<()> {
+    for obj in reports.iter().filter_map(|r| r.stored.as_ref()) {
+        writeln!(w, "---")?;
+        w.write_all(kstruct::schema::yaml::emit(obj).as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Every finding of a report as (line, column, rule, text), for JUnit and SARIF.
+fn findings(r: &Report) -> Vec<(usize, usize, &'static str, String)> {
+    let mut out = Vec::new();
+    for f in &r.unknown_fields {
+        let at = f.at.unwrap_or(r.start);
+        out.push((
+            at.line,
+            at.column,
+            "unknown-field",
+            format!("unknown field {:?}", f.path),
+        ));
+    }
+    for f in &r.duplicate_fields {
+        let at = f.at.unwrap_or(r.start);
+        let first = f
+            .first
+            .map(|p| format!(" (first written at line {})", p.line))
+            .unwrap_or_default();
+        out.push((
+            at.line,
+            at.column,
+            "duplicate-field",
+            format!("duplicate field {:?}{first}", f.path),
+        ));
+    }
+    if out.is_empty() {
+        let at = r.message_at.unwrap_or(r.start);
+        let rule = rule_of(r);
+        for m in &r.messages {
+            let text = match &r.hint {
+                Some(h) => format!("{m} ({h})"),
+                None => m.clone(),
+            };
+            out.push((at.line, at.column, rule, text));
+        }
+    }
+    out
+}
+
+fn rule_of(r: &Report) -> &'static str {
+    let first = r.messages.first().map(String::as_str).unwrap_or_default();
+    if r.kind.as_deref() == Some("CustomResourceDefinition") {
+        if first.starts_with("a CustomResourceDefinition for kind") {
+            "duplicate-crd"
+        } else {
+            "invalid-crd"
+        }
+    } else if first.starts_with("no CRD for kind") {
+        "no-crd"
+    } else if first.starts_with("no matches for kind") {
+        "unserved-version"
+    } else {
+        "rejected"
+    }
+}
+
+fn xml(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            // XML 1.0 cannot hold most control characters, even escaped.
+            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `--output junit`: one test suite per file, one test case per document.
+pub fn junit(w: &mut dyn Write, reports: &[Report], summary: &Summary) -> io::Result<()> {
+    writeln!(w, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
+    writeln!(
+        w,
+        r#"<testsuites name="kstruct check" tests="{}" failures="{}" skipped="{}">"#,
+        summary.documents, summary.errors, summary.skipped
+    )?;
+    let mut i = 0;
+    while i < reports.len() {
+        let file = &reports[i].file;
+        let end = reports[i..]
+            .iter()
+            .position(|r| &r.file != file)
+            .map_or(reports.len(), |n| i + n);
+        let group = &reports[i..end];
+        let count = |o: Outcome| group.iter().filter(|r| r.outcome == o).count();
+        writeln!(
+            w,
+            r#"  <testsuite name="{}" tests="{}" failures="{}" skipped="{}">"#,
+            xml(file),
+            group.len(),
+            count(Outcome::Error),
+            count(Outcome::Skipped)
+        )?;
+        for r in group {
+            let name = format!("#{} {} (line {})", r.document, r.title(), r.start.line);
+            write!(w, r#"    <testcase classname="{}" name="{}""#, xml(file), xml(&name))?;
+            let lines: Vec<String> = findings(r)
+                .into_iter()
+                .map(|(l, c, _, t)| format!("{file}:{l}:{c}: {t}"))
+                .collect();
+            match r.outcome {
+                Outcome::Ok => writeln!(w, "/>")?,
+                Outcome::Skipped => writeln!(
+                    w,
+                    ">\n      <skipped message=\"{}\"/>\n    </testcase>",
+                    xml(r.reason.as_deref().unwrap_or("not checked"))
+                )?,
+                Outcome::Warning => writeln!(
+                    w,
+                    ">\n      <system-out>{}</system-out>\n    </testcase>",
+                    xml(&lines.join("\n"))
+                )?,
+                Outcome::Error => writeln!(
+                    w,
+                    ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>",
+                    xml(r.messages.first().map(String::as_str).unwrap_or_default()),
+                    rule_of(r),
+                    xml(&lines.join("\n"))
+                )?,
+            }
+        }
+        writeln!(w, "  </testsuite>")?;
+        i = end;
+    }
+    writeln!(w, "</testsuites>")
+}
+
+const RULES: &[(&str, &str)] = &[
+    (
+        "unknown-field",
+        "A field the CRD's schema does not declare (fieldValidation Strict refuses it; the API server prunes it otherwise).",
+    ),
+    ("duplicate-field", "A key written twice in one mapping."),
+    (
+        "rejected",
+        "The API server would refuse the document while decoding it.",
+    ),
+    ("no-crd", "No CRD declares the object's group and kind."),
+    (
+        "unserved-version",
+        "The object's CRD does not serve the version its apiVersion names.",
+    ),
+    ("invalid-crd", "The API server would refuse the CRD."),
+    ("duplicate-crd", "A second CRD for a group and kind already declared."),
+];
+
+/// `--output sarif`: SARIF 2.1.0, one result per finding, for code review annotations.
+pub fn sarif(w: &mut dyn Write, reports: &[Report]) -> io::Result<()> {
+    let mut results = Vec::new();
+    for r in reports {
+        let level = match r.outcome {
+            Outcome::Error => "error",
+            Outcome::Warning => "warning",
+            _ => continue,
+        };
+        for (line, column, rule, text) in findings(r) {
+            results.push(json!({
+                "ruleId": rule,
+                "level": level,
+                "message": {"text": text},
+                "locations": [{"physicalLocation": {
+                    "artifactLocation": {"uri": r.file.replace('\\', "/")},
+                    "region": {"startLine": line, "startColumn": column}
+                }}]
+            }));
+        }
+    }
+    let rules: Vec<Value> = RULES
+        .iter()
+        .map(|(id, text)| json!({"id": id, "shortDescription": {"text": text}}))
+        .collect();
+    let doc = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "kstruct",
+                "version": env!("CARGO_PKG_VERSION"),
+                "informationUri": "https://github.com/kstruct/kstruct",
+                "rules": rules
+            }},
+            "results": results
+        }]
+    });
+    serde_json::to_writer_pretty(&mut *w, &doc)?;
+    writeln!(w)
+}

@@ -1,0 +1,272 @@
+//! `kstruct check`: every manifest against its CRD, as `kubectl apply --dry-run=server`
+//! would answer for custom resources, without a cluster.
+//!
+//! The work is in three steps: [`collect`] reads the files (each once) and splits them into
+//! documents; every CRD document is linted and, when the server would accept it, put in the
+//! [`catalog::Catalog`] (the first per group/kind; repeats are errors); then [`document`]
+//! checks every document, giving one [`Report`] each, which [`text`] or [`machine`] prints.
+
+mod catalog;
+mod collect;
+mod document;
+mod hints;
+mod machine;
+mod text;
+
+use std::io::Write;
+
+use kstruct::FieldValidation;
+use kstruct::source::Position;
+use serde_json::Value;
+
+use super::Outcome as ExitOutcome;
+use crate::{CheckArgs, ColorArg, OutputArg, ShowArg};
+
+/// What became of a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The server would accept it as it is.
+    Ok,
+    /// Accepted, with warnings (fieldValidation Warn).
+    Warning,
+    /// Refused, or not servable.
+    Error,
+    /// Not checked (built-in kind, `--skip-kinds`, `--ignore-missing-crds`, not an object).
+    Skipped,
+}
+
+impl Outcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::Warning => "warning",
+            Outcome::Error => "error",
+            Outcome::Skipped => "skipped",
+        }
+    }
+}
+
+/// An unknown or duplicate field, where it is written.
+#[derive(Debug, Clone)]
+pub struct Field {
+    /// The API server's field path.
+    pub path: String,
+    /// Where its key is in the file (`None` if it could not be found in the text).
+    pub at: Option<Position>,
+    /// For a duplicate: where the key was first written.
+    pub first: Option<Position>,
+    /// For people: the known field it most likely meant.
+    pub suggestion: Option<String>,
+}
+
+/// The result of checking one document (or one item of a `kind: List`).
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub file: String,
+    /// 1-based index of the document in its file.
+    pub document: usize,
+    /// Where the document (or List item) starts in the file.
+    pub start: Position,
+    pub api_version: Option<String>,
+    pub kind: Option<String>,
+    pub namespace: Option<String>,
+    pub name: Option<String>,
+    pub outcome: Outcome,
+    /// Why a document was skipped.
+    pub reason: Option<String>,
+    /// The API server's messages, exactly (for CRDs, the lint's; for objects no CRD serves,
+    /// kstruct's own).
+    pub messages: Vec<String>,
+    /// Where in the file the first message points, when it points somewhere more precise than
+    /// the document's start (a syntax error).
+    pub message_at: Option<Position>,
+    /// For people: a hint to go with the messages (did you mean, the refused CRD, ...).
+    pub hint: Option<String>,
+    pub unknown_fields: Vec<Field>,
+    pub duplicate_fields: Vec<Field>,
+    /// What the server would store (accepted objects only).
+    pub stored: Option<Value>,
+    /// The document as read (for `--show diff`).
+    pub input: Option<Value>,
+}
+
+impl Report {
+    fn new(file: &str, document: usize, start: Position) -> Report {
+        Report {
+            file: file.to_string(),
+            document,
+            start,
+            api_version: None,
+            kind: None,
+            namespace: None,
+            name: None,
+            outcome: Outcome::Ok,
+            reason: None,
+            messages: Vec::new(),
+            message_at: None,
+            hint: None,
+            unknown_fields: Vec::new(),
+            duplicate_fields: Vec::new(),
+            stored: None,
+            input: None,
+        }
+    }
+
+    /// A name for people: `Kind/name`, `Kind`, or `document N`.
+    pub fn title(&self) -> String {
+        match (&self.kind, &self.name) {
+            (Some(k), Some(n)) => format!("{k}/{n}"),
+            (Some(k), None) => k.clone(),
+            _ => format!("document {}", self.document),
+        }
+    }
+}
+
+/// Totals for the summary line.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Summary {
+    pub documents: usize,
+    pub files: usize,
+    pub ok: usize,
+    pub warnings: usize,
+    pub errors: usize,
+    pub skipped: usize,
+    pub unreadable: usize,
+}
+
+impl Summary {
+    fn count(&mut self, r: &Report) {
+        self.documents += 1;
+        match r.outcome {
+            Outcome::Ok => self.ok += 1,
+            Outcome::Warning => self.warnings += 1,
+            Outcome::Error => self.errors += 1,
+            Outcome::Skipped => self.skipped += 1,
+        }
+    }
+}
+
+/// How documents are checked.
+pub struct Settings {
+    pub field_validation: FieldValidation,
+    pub skip_kinds: Vec<String>,
+    pub ignore_missing_crds: bool,
+    /// Keep the stored object and the input in reports.
+    pub keep_objects: bool,
+}
+
+/// Runs `kstruct check`.
+pub fn run(args: &CheckArgs) -> Result<ExitOutcome, String> {
+    let excludes = collect::Excludes::new(&args.exclude)?;
+    let settings = Settings {
+        field_validation: args.field_validation.into(),
+        skip_kinds: args
+            .skip_kinds
+            .iter()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
+        ignore_missing_crds: args.ignore_missing_crds,
+        keep_objects: args.show.is_some() || args.output == OutputArg::Yaml,
+    };
+    let collected = collect::collect(&args.crds, &args.paths, &excludes);
+    let mut progress = Progress::new(collected.files.len());
+    let reports = document::check_all(&collected, &settings, &mut |i, name| progress.tick(i, name));
+    progress.clear();
+    let mut summary = Summary {
+        files: collected.files.len(),
+        unreadable: collected.unreadable,
+        ..Summary::default()
+    };
+    for r in &reports {
+        summary.count(r);
+    }
+    let written = match args.output {
+        OutputArg::Text | OutputArg::Yaml => {
+            let color = match args.color {
+                ColorArg::Always => anstream::ColorChoice::Always,
+                ColorArg::Never => anstream::ColorChoice::Never,
+                ColorArg::Auto => anstream::ColorChoice::Auto,
+            };
+            let yaml = args.output == OutputArg::Yaml;
+            let show = if yaml { None } else { args.show };
+            // With `-o yaml` the objects go to standard output, the diagnostics to standard
+            // error.
+            let mut diag: Box<dyn Write> = if yaml {
+                Box::new(anstream::AutoStream::new(std::io::stderr(), color))
+            } else {
+                Box::new(anstream::AutoStream::new(std::io::stdout(), color))
+            };
+            let mut printed = text::print(&mut diag, &reports, &summary, show, args.verbose);
+            if yaml && printed.is_ok() {
+                printed = machine::yaml(&mut std::io::stdout().lock(), &reports);
+            }
+            printed
+        }
+        OutputArg::Json => machine::json_lines(
+            &mut std::io::stdout().lock(),
+            &reports,
+            &summary,
+            args.show == Some(ShowArg::Stored),
+        ),
+        OutputArg::Junit => machine::junit(&mut std::io::stdout().lock(), &reports, &summary),
+        OutputArg::Sarif => machine::sarif(&mut std::io::stdout().lock(), &reports),
+    };
+    match written {
+        // A closed pipe (`kstruct check | head`) ends quietly.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(e) => return Err(e.to_string()),
+        Ok(()) => {}
+    }
+    if summary.unreadable > 0 {
+        return Err(format!("{} input(s) could not be read", summary.unreadable));
+    }
+    Ok(if summary.errors > 0 {
+        ExitOutcome::Findings
+    } else {
+        ExitOutcome::Clean
+    })
+}
+
+/// A progress line on standard error, for long runs on a terminal.
+struct Progress {
+    files: usize,
+    enabled: bool,
+    started: std::time::Instant,
+    last: std::time::Instant,
+    shown: bool,
+}
+
+impl Progress {
+    fn new(files: usize) -> Progress {
+        use std::io::IsTerminal;
+        let now = std::time::Instant::now();
+        Progress {
+            files,
+            enabled: std::io::stderr().is_terminal(),
+            started: now,
+            last: now,
+            shown: false,
+        }
+    }
+
+    fn tick(&mut self, i: usize, name: &str) {
+        if !self.enabled {
+            return;
+        }
+        let now = std::time::Instant::now();
+        // Quick runs print nothing; long ones refresh a few times a second.
+        if now.duration_since(self.started).as_millis() < 500 || now.duration_since(self.last).as_millis() < 100 {
+            return;
+        }
+        self.last = now;
+        self.shown = true;
+        eprint!("\r\x1b[Kchecking {}/{}: {name}", i + 1, self.files);
+    }
+
+    fn clear(&self) {
+        if self.shown {
+            eprint!("\r\x1b[K");
+        }
+    }
+}

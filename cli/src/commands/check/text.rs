@@ -1,0 +1,187 @@
+//! Diagnostics for people: `FILE:LINE:COL: error: ...`, like a compiler, and a summary.
+
+use std::io::{self, Write};
+
+use anstyle::{AnsiColor, Style};
+use kstruct::source::Position;
+
+use super::{Outcome, Report, Summary};
+use crate::ShowArg;
+
+const BOLD: Style = Style::new().bold();
+const ERROR: Style = AnsiColor::Red.on_default().bold();
+const WARNING: Style = AnsiColor::Yellow.on_default().bold();
+const NOTE: Style = AnsiColor::Cyan.on_default().bold();
+const OK: Style = AnsiColor::Green.on_default();
+const DIM: Style = Style::new().dimmed();
+
+/// Prints every report with findings (and, `verbose`, the others), then the summary.
+pub fn print(
+    w: &mut dyn Write,
+    reports: &[Report],
+    summary: &Summary,
+    show: Option<ShowArg>,
+    verbose: bool,
+) -> io::Result<()> {
+    for r in reports {
+        report(w, r, verbose)?;
+        match show {
+            Some(ShowArg::Stored) => stored(w, r)?,
+            Some(ShowArg::Diff) => diff(w, r)?,
+            None => {}
+        }
+    }
+    summary_line(w, summary)
+}
+
+fn loc(file: &str, at: Position) -> String {
+    format!("{file}:{}:{}", at.line, at.column)
+}
+
+fn say(w: &mut dyn Write, file: &str, at: Position, level: Style, label: &str, text: &str) -> io::Result<()> {
+    writeln!(w, "{BOLD}{}:{BOLD:#} {level}{label}:{level:#} {text}", loc(file, at))
+}
+
+fn report(w: &mut dyn Write, r: &Report, verbose: bool) -> io::Result<()> {
+    let (level, label) = match r.outcome {
+        Outcome::Error => (ERROR, "error"),
+        Outcome::Warning => (WARNING, "warning"),
+        Outcome::Ok => {
+            if verbose {
+                writeln!(
+                    w,
+                    "{BOLD}{}:{BOLD:#} {OK}ok:{OK:#} {}",
+                    loc(&r.file, r.start),
+                    r.title()
+                )?;
+            }
+            return Ok(());
+        }
+        Outcome::Skipped => {
+            if verbose {
+                let why = r.reason.as_deref().unwrap_or("not checked");
+                writeln!(
+                    w,
+                    "{BOLD}{}:{BOLD:#} {DIM}skipped:{DIM:#} {} ({why})",
+                    loc(&r.file, r.start),
+                    r.title()
+                )?;
+            }
+            return Ok(());
+        }
+    };
+    if r.unknown_fields.is_empty() && r.duplicate_fields.is_empty() {
+        let at = r.message_at.unwrap_or(r.start);
+        for (i, m) in r.messages.iter().enumerate() {
+            let text = match (&r.hint, i) {
+                (Some(h), 0) if h.starts_with("did you mean") => format!("{m} ({h})"),
+                _ => m.clone(),
+            };
+            say(w, &r.file, at, level, label, &text)?;
+        }
+        if let Some(h) = r.hint.as_ref().filter(|h| !h.starts_with("did you mean")) {
+            say(w, &r.file, r.start, NOTE, "note", h)?;
+        }
+        return Ok(());
+    }
+    // Field by field, in the file's order; the server's message says the same in one line.
+    let mut fields: Vec<(Position, String, Option<Position>)> = Vec::new();
+    for f in &r.unknown_fields {
+        let text = match &f.suggestion {
+            Some(s) => format!("unknown field {:?} (did you mean {s:?}?)", f.path),
+            None => format!("unknown field {:?}", f.path),
+        };
+        fields.push((f.at.unwrap_or(r.start), text, None));
+    }
+    for f in &r.duplicate_fields {
+        fields.push((
+            f.at.unwrap_or(r.start),
+            format!("duplicate field {:?}", f.path),
+            f.first,
+        ));
+    }
+    fields.sort_by_key(|(at, _, _)| *at);
+    for (at, text, first) in fields {
+        say(w, &r.file, at, level, label, &text)?;
+        if let Some(first) = first {
+            say(w, &r.file, first, NOTE, "note", "first written here")?;
+        }
+    }
+    if verbose {
+        for m in &r.messages {
+            writeln!(w, "{DIM}  the API server would answer: {m}{DIM:#}")?;
+        }
+    }
+    Ok(())
+}
+
+fn header(w: &mut dyn Write, r: &Report, what: &str) -> io::Result<()> {
+    writeln!(w, "{DIM}--- {}:{} {} ({what}){DIM:#}", r.file, r.start.line, r.title())
+}
+
+fn stored(w: &mut dyn Write, r: &Report) -> io::Result<()> {
+    if let Some(obj) = &r.stored {
+        header(w, r, "stored")?;
+        w.write_all(kstruct::schema::yaml::emit(obj).as_bytes())?;
+    }
+    Ok(())
+}
+
+fn diff(w: &mut dyn Write, r: &Report) -> io::Result<()> {
+    let (Some(input), Some(stored)) = (&r.input, &r.stored) else {
+        return Ok(());
+    };
+    let before = kstruct::schema::yaml::emit(input);
+    let after = kstruct::schema::yaml::emit(stored);
+    if before == after {
+        return Ok(());
+    }
+    header(w, r, "input -> stored")?;
+    let diff = similar::TextDiff::from_lines(&before, &after);
+    for hunk in diff.unified_diff().context_radius(2).iter_hunks() {
+        writeln!(w, "{DIM}{}{DIM:#}", hunk.header())?;
+        for change in hunk.iter_changes() {
+            let (style, sign) = match change.tag() {
+                similar::ChangeTag::Delete => (AnsiColor::Red.on_default(), "-"),
+                similar::ChangeTag::Insert => (AnsiColor::Green.on_default(), "+"),
+                similar::ChangeTag::Equal => (Style::new(), " "),
+            };
+            write!(w, "{style}{sign}{}{style:#}", change.value())?;
+            if change.missing_newline() {
+                writeln!(w)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn summary_line(w: &mut dyn Write, s: &Summary) -> io::Result<()> {
+    let plural = |n: usize, one: &str, many: &str| {
+        if n == 1 {
+            format!("{n} {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
+    let mut parts = vec![format!("{} ok", s.ok)];
+    if s.warnings > 0 {
+        parts.push(format!("{} with warnings", s.warnings));
+    }
+    parts.push(format!("{} with errors", s.errors));
+    parts.push(format!("{} skipped", s.skipped));
+    let style = if s.errors > 0 { ERROR } else { BOLD };
+    writeln!(
+        w,
+        "{style}checked {} in {}:{style:#} {}",
+        plural(s.documents, "document", "documents"),
+        plural(s.files, "file", "files"),
+        parts.join(", ")
+    )?;
+    if s.documents > s.skipped {
+        writeln!(
+            w,
+            "{DIM}note: object values were not validated against the schemas (types, enums, required fields: not implemented yet){DIM:#}"
+        )?;
+    }
+    Ok(())
+}
