@@ -37,6 +37,8 @@ pub struct Catalog {
 /// What adding a CRD document gave: the lint's messages (empty when the server accepts it).
 pub struct Added {
     pub messages: Vec<String>,
+    /// The field each message is about, by message index (when it names one).
+    pub fields: Vec<Option<String>>,
     /// Where the CRD already used for this group and kind is, if this one repeats it.
     pub repeats: Option<Origin>,
     pub group: String,
@@ -47,15 +49,19 @@ impl Catalog {
     /// Lints a CRD document and, when the API server would accept it and no earlier CRD
     /// declares its group and kind, uses it.
     pub fn add(&mut self, doc: &Value, origin: Origin) -> Added {
-        let mut messages = match kstruct::lint::lint_crd(doc) {
-            Ok(errors) => errors.iter().map(ToString::to_string).collect(),
-            Err(e) => vec![e.to_string()],
+        let (mut messages, mut fields): (Vec<String>, Vec<Option<String>>) = match kstruct::lint::lint_crd(doc) {
+            Ok(errors) => errors
+                .iter()
+                .map(|e| (e.to_string(), Some(e.field.clone()).filter(|f| !f.is_empty())))
+                .unzip(),
+            Err(e) => (vec![e.to_string()], vec![None]),
         };
         let crd = if messages.is_empty() {
             match CustomResourceDefinition::from_value(doc) {
                 Ok(crd) => Some(crd),
                 Err(e) => {
                     messages.push(e.to_string());
+                    fields.push(None);
                     None
                 }
             }
@@ -71,6 +77,7 @@ impl Catalog {
         if let Some((_, first)) = self.used.get(&key) {
             return Added {
                 messages,
+                fields,
                 repeats: Some(first.clone()),
                 group: key.0,
                 kind: key.1,
@@ -78,6 +85,7 @@ impl Catalog {
         }
         let added = |messages| Added {
             messages,
+            fields: fields.clone(),
             repeats: None,
             group: key.0.clone(),
             kind: key.1.clone(),

@@ -112,7 +112,7 @@ pub fn check_all(collected: &Collected, settings: &Settings, tick: &mut dyn FnMu
                 let mut r = Report::new(&file.name, p.doc.index, item_start(map.as_ref(), i, p.doc.start));
                 describe(&mut r, item);
                 if let Some((_, a)) = added.iter().find(|(at, _)| *at == Some(i)) {
-                    crd_report(&mut r, a);
+                    crd_report(&mut r, a, map.as_ref(), &format!("items[{i}]."), p.doc.start);
                 } else {
                     let json = marshal_json(item);
                     let target = Target {
@@ -130,7 +130,12 @@ pub fn check_all(collected: &Collected, settings: &Settings, tick: &mut dyn FnMu
         }
         describe(&mut report, &value);
         if let Some((_, a)) = added.first() {
-            crd_report(&mut report, a);
+            let map = if a.messages.is_empty() {
+                None
+            } else {
+                SourceMap::new(body, p.doc.format)
+            };
+            crd_report(&mut report, a, map.as_ref(), "", p.doc.start);
         } else {
             let target = Target {
                 body,
@@ -196,8 +201,17 @@ fn describe(r: &mut Report, v: &Value) {
     r.name = s("/metadata/name");
 }
 
-fn crd_report(r: &mut Report, added: &Added) {
+fn crd_report(r: &mut Report, added: &Added, map: Option<&SourceMap>, prefix: &str, doc_start: Position) {
     r.messages = added.messages.clone();
+    r.message_at = added
+        .fields
+        .iter()
+        .map(|f| {
+            let map = map?;
+            let path = format!("{prefix}{}", crd_source_path(f.as_deref()?));
+            locate_nearest(map, &path).map(|p| p.offset_by(doc_start))
+        })
+        .collect();
     if let Some(first) = &added.repeats {
         r.messages.push(format!(
             "a CustomResourceDefinition for kind {:?} in group {:?} is already defined at {first}; objects of that kind are checked against that one",
@@ -211,6 +225,68 @@ fn crd_report(r: &mut Report, added: &Added) {
     };
 }
 
+/// Where a CRD finding's field is in the document: the lint names fields of the internal
+/// CRD (a schema shared by all versions is `spec.validation.openAPIV3Schema`, properties are
+/// `properties[name]`); the document has `spec.versions[0].schema.openAPIV3Schema` and
+/// `properties.name`.
+fn crd_source_path(field: &str) -> String {
+    let mut out = String::new();
+    let mut rest = field;
+    for (from, to) in [
+        ("spec.validation.", "spec.versions[0].schema."),
+        ("spec.subresources", "spec.versions[0].subresources"),
+        (
+            "spec.additionalPrinterColumns",
+            "spec.versions[0].additionalPrinterColumns",
+        ),
+        ("spec.selectableFields", "spec.versions[0].selectableFields"),
+    ] {
+        if let Some(r) = field.strip_prefix(from) {
+            out.push_str(to);
+            rest = r;
+            break;
+        }
+    }
+    // `name[key]` with a non-numeric key is a map entry: `name.key`.
+    let mut chars = rest.char_indices().peekable();
+    let mut last = 0;
+    while let Some((i, c)) = chars.next() {
+        if c != '[' {
+            continue;
+        }
+        let Some(end) = rest[i..].find(']').map(|e| i + e) else {
+            break;
+        };
+        let key = &rest[i + 1..end];
+        out.push_str(&rest[last..i]);
+        if key.bytes().all(|b| b.is_ascii_digit()) && !key.is_empty() {
+            out.push_str(&rest[i..=end]);
+        } else {
+            out.push('.');
+            out.push_str(key);
+        }
+        last = end + 1;
+        while chars.peek().is_some_and(|(j, _)| *j <= end) {
+            chars.next();
+        }
+    }
+    out.push_str(&rest[last..]);
+    out.replace(".JSONPath", ".jsonPath")
+}
+
+/// The position of `path`, or of its longest prefix that is in the text (a finding may name
+/// a field that is missing).
+fn locate_nearest(map: &SourceMap, path: &str) -> Option<Position> {
+    let mut p = path;
+    loop {
+        if let Some(at) = map.locate(p) {
+            return Some(at);
+        }
+        let cut = p.rfind(['.', '['])?;
+        p = &p[..cut];
+    }
+}
+
 /// The server's answer to a document that does not read: the rejection of an endpoint with no
 /// schema.
 fn reject_unreadable(r: &mut Report, body: &[u8], format: BodyFormat) {
@@ -221,9 +297,11 @@ fn reject_unreadable(r: &mut Report, body: &[u8], format: BodyFormat) {
     };
     match kstruct::Registry::new().decode(body, &options) {
         Err(Error::Rejected(rejection)) => {
-            r.message_at = rejection
-                .position
-                .map(|(line, column)| char_position(body, line, column, format).offset_by(r.start));
+            r.message_at = vec![
+                rejection
+                    .position
+                    .map(|(line, column)| char_position(body, line, column, format).offset_by(r.start)),
+            ];
             r.messages.push(rejection.message);
         }
         Err(e) => r.messages.push(e.to_string()),
@@ -374,9 +452,10 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
         }
         Err(Error::Rejected(rejection)) => {
             r.outcome = Outcome::Error;
-            r.message_at = rejection
-                .position
-                .map(|(line, column)| char_position(target.body, line, column, target.format).offset_by(target.start));
+            r.message_at =
+                vec![rejection.position.map(|(line, column)| {
+                    char_position(target.body, line, column, target.format).offset_by(target.start)
+                })];
             r.messages.push(rejection.message);
             if !rejection.strict_errors.is_empty() {
                 // The strict error names the fields; the Warn path gives them one by one.

@@ -140,10 +140,11 @@ fn findings(r: &Report) -> Vec<(usize, usize, &'static str, String)> {
             format!("duplicate field {:?}{first}", f.path),
         ));
     }
+    out.sort_by_key(|(line, column, _, _)| (*line, *column));
     if out.is_empty() {
-        let at = r.message_at.unwrap_or(r.start);
         let rule = rule_of(r);
-        for m in &r.messages {
+        for (i, m) in r.messages.iter().enumerate() {
+            let at = r.message_position(i);
             let text = match &r.hint {
                 Some(h) => format!("{m} ({h})"),
                 None => m.clone(),

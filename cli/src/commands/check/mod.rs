@@ -77,9 +77,9 @@ pub struct Report {
     /// The API server's messages, exactly (for CRDs, the lint's; for objects no CRD serves,
     /// kstruct's own).
     pub messages: Vec<String>,
-    /// Where in the file the first message points, when it points somewhere more precise than
-    /// the document's start (a syntax error).
-    pub message_at: Option<Position>,
+    /// Where in the file each message points, when it points somewhere more precise than the
+    /// document's start (a syntax error, the field of a CRD finding); by message index.
+    pub message_at: Vec<Option<Position>>,
     /// For people: a hint to go with the messages (did you mean, the refused CRD, ...).
     pub hint: Option<String>,
     pub unknown_fields: Vec<Field>,
@@ -103,13 +103,18 @@ impl Report {
             outcome: Outcome::Ok,
             reason: None,
             messages: Vec::new(),
-            message_at: None,
+            message_at: Vec::new(),
             hint: None,
             unknown_fields: Vec::new(),
             duplicate_fields: Vec::new(),
             stored: None,
             input: None,
         }
+    }
+
+    /// Where message `i` points.
+    pub fn message_position(&self, i: usize) -> Position {
+        self.message_at.get(i).copied().flatten().unwrap_or(self.start)
     }
 
     /// A name for people: `Kind/name`, `Kind`, or `document N`.

@@ -71,8 +71,8 @@ fn report(w: &mut dyn Write, r: &Report, verbose: bool) -> io::Result<()> {
         }
     };
     if r.unknown_fields.is_empty() && r.duplicate_fields.is_empty() {
-        let at = r.message_at.unwrap_or(r.start);
         for (i, m) in r.messages.iter().enumerate() {
+            let at = r.message_position(i);
             let text = match (&r.hint, i) {
                 (Some(h), 0) if h.starts_with("did you mean") => format!("{m} ({h})"),
                 _ => m.clone(),

@@ -1,0 +1,467 @@
+//! `kstruct check` end to end: what it reports, where, in which format, and its exit codes.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::Value;
+
+/// A fresh directory holding `files` (name, content).
+fn dir(files: &[(&str, &str)]) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "kstruct-check-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    for (name, content) in files {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+    }
+    dir
+}
+
+fn check_in(dir: &Path, args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kstruct"))
+        .current_dir(dir)
+        .arg("check")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run kstruct");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
+}
+
+fn json_lines(o: &Output) -> Vec<Value> {
+    out(o).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+const CRD: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer, default: 1}
+              ports:
+                type: array
+                items: {type: object, properties: {port: {type: integer}}}
+  - name: v0
+    served: false
+    storage: false
+    schema: {openAPIV3Schema: {type: object}}
+";
+
+const WIDGETS: &str = "apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: a
+spec:
+  replica: 3
+  ports:
+  - port: 80
+    prot: 81
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: fine}
+spec: {replicas: 2}
+";
+
+#[test]
+fn unknown_and_duplicate_fields_at_their_line_and_column() {
+    let d = dir(&[
+        ("crds/widgets.yaml", CRD),
+        ("widgets.yaml", WIDGETS),
+        (
+            "w.json",
+            "{\"apiVersion\": \"example.com/v1\", \"kind\": \"Widget\", \"metadata\": {\"name\": \"j\", \"name\": \"k\"},\n \"spec\": {\"é\": 1, \"colour\": 2}}\n",
+        ),
+    ]);
+    let o = check_in(&d, &["--crds", "crds", "widgets.yaml", "w.json"], "");
+    assert_eq!(code(&o), 1, "{}", err(&o));
+    assert_eq!(
+        out(&o),
+        "widgets.yaml:6:3: error: unknown field \"spec.replica\" (did you mean \"spec.replicas\"?)
+widgets.yaml:9:5: error: unknown field \"spec.ports[0].prot\" (did you mean \"spec.ports[0].port\"?)
+w.json:1:78: error: duplicate field \"metadata.name\"
+w.json:1:65: note: first written here
+w.json:2:11: error: unknown field \"spec.é\"
+w.json:2:19: error: unknown field \"spec.colour\"
+checked 4 documents in 3 files: 2 ok, 2 with errors, 0 skipped
+note: object values were not validated against the schemas (types, enums, required fields: not implemented yet)
+"
+    );
+}
+
+#[test]
+fn json_lines_carry_the_servers_messages_and_positions() {
+    let d = dir(&[("crds.yaml", CRD), ("widgets.yaml", WIDGETS)]);
+    let o = check_in(&d, &["--crds", "crds.yaml", "widgets.yaml", "-o", "json"], "");
+    assert_eq!(code(&o), 1);
+    let text = out(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(
+        lines[0],
+        r#"{"file":"crds.yaml","document":1,"line":1,"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","namespace":null,"name":"widgets.example.com","outcome":"ok","messages":[],"unknownFields":[],"duplicateFields":[]}"#
+    );
+    assert_eq!(
+        lines[1],
+        r#"{"file":"widgets.yaml","document":1,"line":1,"apiVersion":"example.com/v1","kind":"Widget","namespace":null,"name":"a","outcome":"error","messages":["Widget in version \"v1\" cannot be handled as a Widget: strict decoding error: unknown field \"spec.ports[0].prot\", unknown field \"spec.replica\""],"unknownFields":[{"path":"spec.ports[0].prot","line":9,"column":5},{"path":"spec.replica","line":6,"column":3}],"duplicateFields":[]}"#
+    );
+    assert_eq!(
+        lines[2],
+        r#"{"file":"widgets.yaml","document":2,"line":11,"apiVersion":"example.com/v1","kind":"Widget","namespace":null,"name":"fine","outcome":"ok","messages":[],"unknownFields":[],"duplicateFields":[]}"#
+    );
+    assert_eq!(
+        lines[3],
+        r#"{"summary":{"documents":3,"files":2,"ok":2,"warnings":0,"errors":1,"skipped":0,"unreadable":0,"valueValidation":false}}"#
+    );
+    // --show stored adds what the server would store.
+    let o = check_in(
+        &d,
+        &["--crds", "crds.yaml", "widgets.yaml", "-o", "json", "--show", "stored"],
+        "",
+    );
+    let lines = json_lines(&o);
+    assert_eq!(lines[1]["stored"], Value::Null);
+    assert_eq!(lines[2]["stored"]["spec"], serde_json::json!({"replicas": 2}));
+}
+
+#[test]
+fn kinds_and_versions_nothing_serves_are_errors_with_hints() {
+    let d = dir(&[("crds.yaml", CRD)]);
+    let objects = "apiVersion: example.com/v1
+kind: Widgt
+metadata: {name: b}
+---
+apiVersion: exmaple.com/v1
+kind: Widget
+metadata: {name: g}
+---
+apiVersion: example.com/v0
+kind: Widget
+metadata: {name: c}
+---
+apiVersion: example.com/v2
+kind: Widget
+metadata: {name: c2}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: e}
+";
+    let o = check_in(&d, &["--crds", "crds.yaml", "-v", "-"], objects);
+    assert_eq!(code(&o), 1, "{}", err(&o));
+    assert_eq!(
+        out(&o),
+        "crds.yaml:1:1: ok: CustomResourceDefinition/widgets.example.com
+<stdin>:1:1: error: no CRD for kind \"Widgt\" in group \"example.com\" (did you mean \"Widget\"?)
+<stdin>:5:1: error: no CRD for kind \"Widget\" in group \"exmaple.com\" (did you mean group \"example.com\"?)
+<stdin>:9:1: error: no matches for kind \"Widget\" in version \"example.com/v0\"
+<stdin>:9:1: note: widgets.example.com serves v1
+<stdin>:13:1: error: no matches for kind \"Widget\" in version \"example.com/v2\"
+<stdin>:13:1: note: widgets.example.com serves v1
+<stdin>:17:1: skipped: Deployment/d (built-in kind)
+<stdin>:21:1: skipped: ConfigMap/e (built-in kind)
+checked 7 documents in 2 files: 1 ok, 4 with errors, 2 skipped
+note: object values were not validated against the schemas (types, enums, required fields: not implemented yet)
+"
+    );
+    // Opting out.
+    let o = check_in(
+        &d,
+        &[
+            "--crds",
+            "crds.yaml",
+            "--skip-kinds",
+            "Widgt",
+            "--ignore-missing-crds",
+            "-o",
+            "json",
+            "-",
+        ],
+        objects,
+    );
+    let lines = json_lines(&o);
+    assert_eq!(lines[1]["outcome"], "skipped");
+    assert_eq!(lines[1]["reason"], "--skip-kinds");
+    assert_eq!(lines[2]["outcome"], "skipped");
+    assert_eq!(lines[2]["reason"], "no CRD");
+    assert_eq!(lines[3]["outcome"], "error");
+    let o = check_in(
+        &d,
+        &[
+            "--crds",
+            "crds.yaml",
+            "--skip-kinds",
+            "example.com/Widget,exmaple.com/v1/Widget,Widgt",
+            "-",
+        ],
+        objects,
+    );
+    assert_eq!(code(&o), 0, "{}", out(&o));
+}
+
+#[test]
+fn crds_come_from_the_stream_too_and_repeats_are_errors() {
+    // `helm template | kstruct check -`: objects before their CRD.
+    let stream =
+        format!("apiVersion: example.com/v1\nkind: Widget\nmetadata: {{name: a}}\nspec: {{colour: red}}\n---\n{CRD}");
+    let d = dir(&[("again.yaml", CRD)]);
+    let o = check_in(&d, &["-o", "json", "-"], &stream);
+    let lines = json_lines(&o);
+    assert_eq!(lines[0]["unknownFields"][0]["path"], "spec.colour");
+    assert_eq!(lines[0]["unknownFields"][0]["line"], 4);
+    assert_eq!(lines[1]["outcome"], "ok");
+
+    let o = check_in(&d, &["--crds", "again.yaml", "-"], &stream);
+    assert_eq!(code(&o), 1);
+    assert!(
+        out(&o).contains(
+            "<stdin>:6:1: error: a CustomResourceDefinition for kind \"Widget\" in group \"example.com\" is already defined at again.yaml:1; objects of that kind are checked against that one\n"
+        ),
+        "{}",
+        out(&o)
+    );
+    // One file named twice is read once.
+    let o = check_in(&d, &["--crds", "again.yaml", "again.yaml", "."], "");
+    assert_eq!(code(&o), 0, "{}", out(&o));
+    assert!(out(&o).starts_with("checked 1 document in 1 file: 1 ok"), "{}", out(&o));
+}
+
+#[test]
+fn a_refused_crd_serves_nothing_and_says_where() {
+    let bad = CRD.replace("name: widgets.example.com", "name: gadgets.example.com");
+    let d = dir(&[("bad.yaml", &bad)]);
+    let o = check_in(
+        &d,
+        &["--crds", "bad.yaml", "-"],
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: a}\n",
+    );
+    assert_eq!(code(&o), 1);
+    let text = out(&o);
+    assert!(text.starts_with("bad.yaml:3:12: error: metadata.name: Invalid value: \"gadgets.example.com\": must be spec.names.plural+\".\"+spec.group\n"), "{text}");
+    assert!(text.contains("<stdin>:1:1: error: no matches for kind \"Widget\" in version \"example.com/v1\"\n<stdin>:1:1: note: the CRD for it, gadgets.example.com, at bad.yaml:1, would be refused by the API server\n"), "{text}");
+}
+
+#[test]
+fn lists_are_checked_item_by_item() {
+    let list = "apiVersion: v1
+kind: List
+items:
+- apiVersion: example.com/v1
+  kind: Widget
+  metadata: {name: a}
+  spec: {replicas: 1}
+- apiVersion: example.com/v1
+  kind: Widget
+  metadata: {name: b}
+  spec:
+    replicsa: 1
+";
+    let d = dir(&[("crds.yaml", CRD), ("list.yaml", list)]);
+    let o = check_in(&d, &["--crds", "crds.yaml", "list.yaml"], "");
+    assert_eq!(
+        out(&o).lines().next().unwrap(),
+        "list.yaml:12:5: error: unknown field \"spec.replicsa\" (did you mean \"spec.replicas\"?)"
+    );
+    let o = check_in(&d, &["--crds", "crds.yaml", "list.yaml", "-o", "json"], "");
+    let lines = json_lines(&o);
+    assert_eq!(
+        (lines[1]["document"].as_u64(), lines[1]["line"].as_u64()),
+        (Some(1), Some(4))
+    );
+    assert_eq!(
+        (lines[2]["document"].as_u64(), lines[2]["line"].as_u64()),
+        (Some(1), Some(8))
+    );
+    assert_eq!(lines[2]["name"], "b");
+}
+
+#[test]
+fn unreadable_inputs_exit_2_after_checking_the_rest() {
+    let d = dir(&[("crds.yaml", CRD), ("widgets.yaml", WIDGETS)]);
+    let o = check_in(&d, &["--crds", "crds.yaml", "missing.yaml", "widgets.yaml"], "");
+    assert_eq!(code(&o), 2);
+    assert!(
+        err(&o).contains("kstruct: missing.yaml: No such file or directory"),
+        "{}",
+        err(&o)
+    );
+    assert!(
+        out(&o).contains("checked 3 documents in 2 files: 2 ok, 1 with errors, 0 skipped"),
+        "{}",
+        out(&o)
+    );
+}
+
+#[test]
+fn syntax_errors_point_into_the_file() {
+    let d = dir(&[
+        ("crds.yaml", CRD),
+        (
+            "broken.yaml",
+            "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: ok}\n---\na: [b\nc: d\n",
+        ),
+    ]);
+    let o = check_in(&d, &["--crds", "crds.yaml", "broken.yaml", "-o", "json"], "");
+    let lines = json_lines(&o);
+    assert_eq!(lines[2]["outcome"], "error");
+    assert_eq!(lines[2]["line"], 5);
+    let text = check_in(&d, &["--crds", "crds.yaml", "broken.yaml"], "");
+    assert!(out(&text).starts_with("broken.yaml:6:"), "{}", out(&text));
+}
+
+#[test]
+fn directories_walk_in_path_order_with_excludes() {
+    let d = dir(&[
+        ("crds/widgets.yaml", CRD),
+        (
+            "m/b.yaml",
+            "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: b}\n",
+        ),
+        (
+            "m/a/a.yml",
+            "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: a}\n",
+        ),
+        ("m/testdata/x.yaml", "apiVersion: example.com/v1\nkind: Nope\n"),
+        ("m/notes.txt", "not yaml"),
+    ]);
+    let o = check_in(&d, &["--crds", "crds", "m", "--exclude", "testdata", "-o", "json"], "");
+    assert_eq!(code(&o), 0, "{}", out(&o));
+    let files: Vec<String> = json_lines(&o)
+        .iter()
+        .filter_map(|l| l["file"].as_str().map(String::from))
+        .collect();
+    assert_eq!(files, ["crds/widgets.yaml", "m/a/a.yml", "m/b.yaml"]);
+}
+
+#[test]
+fn warn_mode_reports_warnings_and_passes() {
+    let d = dir(&[("crds.yaml", CRD), ("widgets.yaml", WIDGETS)]);
+    let o = check_in(
+        &d,
+        &["--crds", "crds.yaml", "widgets.yaml", "--field-validation", "Warn"],
+        "",
+    );
+    assert_eq!(code(&o), 0);
+    assert!(
+        out(&o).starts_with("widgets.yaml:6:3: warning: unknown field \"spec.replica\""),
+        "{}",
+        out(&o)
+    );
+    assert!(out(&o).contains("2 ok, 1 with warnings, 0 with errors"), "{}", out(&o));
+}
+
+#[test]
+fn stored_objects_and_diffs_for_people() {
+    let d = dir(&[
+        ("crds.yaml", CRD),
+        (
+            "w.yaml",
+            "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {}\n",
+        ),
+    ]);
+    let o = check_in(&d, &["--crds", "crds.yaml", "w.yaml", "-o", "yaml"], "");
+    assert_eq!(
+        out(&o),
+        "---\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  replicas: 1\n"
+    );
+    assert!(err(&o).contains("checked 2 documents"), "{}", err(&o));
+    let o = check_in(&d, &["--crds", "crds.yaml", "w.yaml", "--show", "diff"], "");
+    assert!(out(&o).contains("--- w.yaml:1 Widget/w (input -> stored)\n@@ -3,3 +3,4 @@\n metadata:\n   name: w\n-spec: {}\n+spec:\n+  replicas: 1\n"), "{}", out(&o));
+}
+
+#[test]
+fn junit_and_sarif() {
+    let d = dir(&[("crds.yaml", CRD), ("widgets.yaml", WIDGETS)]);
+    let o = check_in(&d, &["--crds", "crds.yaml", "widgets.yaml", "-o", "junit"], "");
+    let x = out(&o);
+    assert!(x.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"kstruct check\" tests=\"3\" failures=\"1\" skipped=\"0\">\n"), "{x}");
+    assert!(x.contains("<testcase classname=\"widgets.yaml\" name=\"#1 Widget/a (line 1)\">\n      <failure message=\"Widget in version &quot;v1&quot; cannot be handled"), "{x}");
+    assert!(
+        x.contains("widgets.yaml:6:3: unknown field &quot;spec.replica&quot;"),
+        "{x}"
+    );
+    let o = check_in(&d, &["--crds", "crds.yaml", "widgets.yaml", "-o", "sarif"], "");
+    let s: Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(s["version"], "2.1.0");
+    let results = s["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2);
+    assert_eq!(results[0]["ruleId"], "unknown-field");
+    assert_eq!(
+        results[0]["locations"][0]["physicalLocation"]["region"],
+        serde_json::json!({"startLine": 6, "startColumn": 3})
+    );
+}
+
+#[test]
+fn colors_only_when_asked_or_on_a_terminal() {
+    let d = dir(&[("crds.yaml", CRD), ("widgets.yaml", WIDGETS)]);
+    let plain = check_in(&d, &["--crds", "crds.yaml", "widgets.yaml"], "");
+    assert!(!out(&plain).contains('\x1b'));
+    let colored = check_in(&d, &["--crds", "crds.yaml", "widgets.yaml", "--color", "always"], "");
+    assert!(out(&colored).contains("\x1b["));
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let mut stream = String::from(CRD);
+    for i in 0..3000 {
+        stream.push_str(&format!(
+            "---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {{name: w{i}}}\nspec: {{x: 1}}\n"
+        ));
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kstruct"))
+        .args(["check", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    std::thread::spawn(move || {
+        let _ = stdin.write_all(stream.as_bytes());
+    });
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The read end is dropped here: the rest of the output meets a closed pipe.
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(err(&o), "");
+    assert_ne!(code(&o), 101);
+}
