@@ -349,3 +349,104 @@ pub fn parse_group_version(api_version: &str) -> Result<(&str, &str), String> {
         Some(_) => Err(format!("unexpected GroupVersion string: {api_version}")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::FieldValidation;
+
+    const CRD: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {size: {type: integer, default: 2}}}}}}}
+  - {name: v0, served: false, storage: false, schema: {openAPIV3Schema: {type: object}}}
+";
+
+    #[test]
+    fn load_dir_reads_every_manifest_file_below() {
+        let dir = std::env::temp_dir().join(format!("kstruct-registry-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("nested")).unwrap();
+        std::fs::write(dir.join("nested/widgets.yaml"), CRD).unwrap();
+        std::fs::write(dir.join("notes.txt"), "not a manifest").unwrap();
+        std::fs::write(dir.join("other.json"), r#"{"apiVersion": "v1", "kind": "ConfigMap"}"#).unwrap();
+        let mut registry = Registry::new();
+        assert_eq!(registry.load_dir(&dir).unwrap(), 1);
+        assert!(registry.find("example.com", "Widget").is_some());
+        let err = Registry::new().load_dir(&dir.join("missing")).unwrap_err();
+        assert!(matches!(err, Error::Io { .. }), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn decode_served_answers_unknown_kinds_and_versions_with_typed_errors() {
+        let mut registry = Registry::new();
+        registry.add_yaml(CRD, "crd.yaml").unwrap();
+        let options = DecodeOptions::default();
+        let err = registry
+            .decode_served(br#"{"apiVersion": "example.com/v1", "kind": "Gadget"}"#, &options)
+            .unwrap_err();
+        assert_eq!(err.to_string(), r#"no CRD for kind "Gadget" in group "example.com""#);
+        assert_eq!(err.status().code, 404);
+        // Declared but not served.
+        let err = registry
+            .decode_served(br#"{"apiVersion": "example.com/v0", "kind": "Widget"}"#, &options)
+            .unwrap_err();
+        assert!(
+            matches!(&err, Error::NoSuchVersion { version, .. } if version == "v0"),
+            "{err}"
+        );
+        // The plain decode goes on without a schema.
+        assert!(
+            registry
+                .decode(
+                    br#"{"apiVersion": "example.com/v1", "kind": "Gadget", "x": 1}"#,
+                    &options
+                )
+                .is_ok()
+        );
+        // Rejections are 400s.
+        let strict = DecodeOptions {
+            field_validation: FieldValidation::Strict,
+            ..options
+        };
+        let err = registry
+            .decode_served(
+                br#"{"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"x": 1}}"#,
+                &strict,
+            )
+            .unwrap_err();
+        assert_eq!(err.status().code, 400);
+        assert_eq!(err.status().reason, "BadRequest");
+    }
+
+    #[test]
+    fn decode_as_reads_the_stored_object_into_a_type() {
+        #[derive(serde::Deserialize)]
+        struct Widget {
+            spec: Spec,
+        }
+        #[derive(serde::Deserialize)]
+        struct Spec {
+            size: i64,
+        }
+        let mut registry = Registry::new();
+        registry.add_yaml(CRD, "crd.yaml").unwrap();
+        let body = br#"{"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"colour": "red"}}"#;
+        let (w, warnings): (Widget, _) = registry.decode_as(body, &DecodeOptions::default()).unwrap();
+        assert_eq!(w.spec.size, 2);
+        assert_eq!(warnings, [r#"unknown field "spec.colour""#]);
+        let err = registry
+            .decode_as::<Vec<u8>>(body, &DecodeOptions::default())
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("the decoded object is not a alloc::vec::Vec<u8>: invalid type: map"),
+            "{err}"
+        );
+    }
+}

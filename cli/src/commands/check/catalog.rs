@@ -94,7 +94,12 @@ impl Catalog {
             Some(crd) => {
                 let result = added(messages);
                 self.refused.remove(&key);
-                self.used.insert(key, (RegisteredCrd::new(crd), origin));
+                let mut registered = RegisteredCrd::new(crd);
+                // The interpreters hold the converted schemas; the raw ones are not needed.
+                for v in &mut registered.crd.versions {
+                    v.schema = None;
+                }
+                self.used.insert(key, (registered, origin));
                 result
             }
             None if !group.is_empty() && !kind.is_empty() => {

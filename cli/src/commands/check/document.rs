@@ -62,18 +62,27 @@ pub fn check_all(collected: &Collected, settings: &Settings, tick: &mut dyn FnMu
                 read_value(&file.bytes[doc.range.clone()], doc.format)
             };
             let mut added = Vec::new();
-            if let Some(v) = &value {
-                if kstruct::schema::crd::is_crd(v) {
+            let mut value = value;
+            // CRDs are large (the corpus' 35 MB of CRD YAML is ten times that as values) and
+            // only their identity is needed once linted: what is kept is a skeleton.
+            match &mut value {
+                Some(v) if kstruct::schema::crd::is_crd(v) => {
                     added.push((None, catalog.add(v, origin(file, doc.start))));
-                } else if let Some(items) = list_items(v) {
+                    *v = skeleton(v);
+                }
+                Some(v) if list_items(v).is_some() => {
                     let map = SourceMap::new(&file.bytes[doc.range.clone()], doc.format);
-                    for (i, item) in items.iter().enumerate() {
-                        if kstruct::schema::crd::is_crd(item) {
-                            let at = item_start(map.as_ref(), i, doc.start);
-                            added.push((Some(i), catalog.add(item, origin(file, at))));
+                    if let Some(Value::Array(items)) = v.get_mut("items") {
+                        for (i, item) in items.iter_mut().enumerate() {
+                            if kstruct::schema::crd::is_crd(item) {
+                                let at = item_start(map.as_ref(), i, doc.start);
+                                added.push((Some(i), catalog.add(item, origin(file, at))));
+                                *item = skeleton(item);
+                            }
                         }
                     }
                 }
+                _ => {}
             }
             parsed.push(Parsed {
                 file: fi,
@@ -156,6 +165,25 @@ fn origin(file: &File, at: Position) -> Origin {
         file: file.name.clone(),
         at,
     }
+}
+
+/// What the reports need of a document: apiVersion, kind, metadata's name and namespace.
+fn skeleton(v: &Value) -> Value {
+    let mut out = serde_json::Map::new();
+    for key in ["apiVersion", "kind"] {
+        if let Some(x) = v.get(key) {
+            out.insert(key.into(), x.clone());
+        }
+    }
+    if let Some(Value::Object(meta)) = v.get("metadata") {
+        let kept: serde_json::Map<String, Value> = meta
+            .iter()
+            .filter(|(k, _)| *k == "name" || *k == "namespace")
+            .map(|(k, x)| (k.clone(), x.clone()))
+            .collect();
+        out.insert("metadata".into(), Value::Object(kept));
+    }
+    Value::Object(out)
 }
 
 /// The items of a `kind: List` (what `kubectl get -o yaml` writes).
@@ -489,14 +517,15 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
             own_map.as_ref()
         }
     };
-    let schema = crd.crd.version(version).and_then(|v| v.structural().ok().flatten());
+    let interpreter = crd.version(version).and_then(Result::ok);
+    let schema = interpreter.and_then(|i| i.schema());
     let full = |p: &str| format!("{}{p}", target.prefix);
     let at = |p: Position| p.offset_by(target.start);
     for path in &found.unknown_fields {
         let segments = map.and_then(|m| m.segments(&full(path)));
         let suggestion = segments.as_ref().and_then(|s| {
             let skip = if target.prefix.is_empty() { 0 } else { 2 };
-            hints::field(path, s.get(skip..)?, schema.as_ref())
+            hints::field(path, s.get(skip..)?, schema)
         });
         r.unknown_fields.push(Field {
             path: path.clone(),
