@@ -8,6 +8,9 @@ kstruct() { cargo run -q -p kstruct-cli -- "$@"; }
 crd=examples/crds/backups.example.com.yaml
 manifests=examples/manifests/backups.yaml
 
+echo "\$ kstruct check --crds examples/crds examples/manifests   # the CI gate: every manifest against its CRD"
+kstruct check --crds examples/crds examples/manifests || echo "(exit $?: findings)"
+echo
 echo "\$ kstruct lint examples/crds/*.yaml        # the API server's structural-schema check"
 kstruct lint examples/crds/*.yaml || echo "(exit $?: findings)"
 echo
