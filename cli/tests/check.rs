@@ -196,8 +196,8 @@ metadata: {name: e}
 <stdin>:9:1: note: widgets.example.com serves v1
 <stdin>:13:1: error: no matches for kind \"Widget\" in version \"example.com/v2\"
 <stdin>:13:1: note: widgets.example.com serves v1
-<stdin>:17:1: skipped: Deployment/d (built-in kind)
-<stdin>:21:1: skipped: ConfigMap/e (built-in kind)
+<stdin>:17:1: not checked: Deployment/d (built-in kind)
+<stdin>:21:1: not checked: ConfigMap/e (built-in kind)
 checked 7 documents in 2 files: 1 ok, 4 with errors, 2 skipped
 note: object values were not validated against the schemas (types, enums, required fields: not implemented yet)
 "

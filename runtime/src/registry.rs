@@ -178,6 +178,13 @@ impl Registry {
     /// Registers every CRD in every `.yaml`, `.yml` and `.json` file below `dir` (walked
     /// recursively, in path order). Returns how many CRDs were added.
     ///
+    /// ```no_run
+    /// let mut registry = kstruct::Registry::new();
+    /// let added = registry.load_dir(std::path::Path::new("deploy/crds"))?;
+    /// println!("{added} CRDs");
+    /// # Ok::<(), kstruct::Error>(())
+    /// ```
+    ///
     /// # Errors
     /// The first file that cannot be read or holds a CRD that cannot be used, named with its
     /// path (and line).
@@ -269,6 +276,31 @@ impl Registry {
     /// Rust type: what the API server would store, read as `T` (a type with
     /// `#[derive(CustomResourceSchema)]`'s resource attributes, a kube-rs resource, or any
     /// `DeserializeOwned`). Warnings are returned beside it.
+    ///
+    /// ```
+    /// # let mut registry = kstruct::Registry::new();
+    /// # registry.add_yaml(r#"
+    /// # apiVersion: apiextensions.k8s.io/v1
+    /// # kind: CustomResourceDefinition
+    /// # metadata: {name: widgets.example.com}
+    /// # spec:
+    /// #   group: example.com
+    /// #   names: {kind: Widget, plural: widgets}
+    /// #   scope: Namespaced
+    /// #   versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object,
+    /// #     properties: {spec: {type: object, properties: {size: {type: integer, default: 3}}}}}}}]
+    /// # "#, "widgets.yaml").unwrap();
+    /// #[derive(serde::Deserialize)]
+    /// struct Widget { spec: WidgetSpec }
+    /// #[derive(serde::Deserialize)]
+    /// struct WidgetSpec { size: u32 }
+    ///
+    /// let body = br#"{"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"colour": "red"}}"#;
+    /// let (widget, warnings): (Widget, _) = registry.decode_as(body, &kstruct::DecodeOptions::default())?;
+    /// assert_eq!(widget.spec.size, 3);
+    /// assert_eq!(warnings, [r#"unknown field "spec.colour""#]);
+    /// # Ok::<(), kstruct::Error>(())
+    /// ```
     ///
     /// # Errors
     /// As [`decode_served`](Registry::decode_served), and [`Error::Deserialize`] when the

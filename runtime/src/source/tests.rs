@@ -164,3 +164,113 @@ fn deep_nesting_does_not_recurse() {
     assert_eq!(map.locate(&path), Some(pos(1, 5 * (depth - 1) + 2)));
     assert!(map.duplicates().is_empty());
 }
+
+mod properties {
+    use proptest::prelude::*;
+    use serde_json::Value;
+
+    use super::super::SourceMap;
+
+    /// JSON values with keys that hold dots, brackets, quotes and non-ASCII characters.
+    fn value() -> impl Strategy<Value = Value> {
+        let key = prop_oneof![
+            "[a-z]{1,6}",
+            "[a-z]{1,3}\\.[a-z]{1,3}",
+            "[a-z]{1,3}\\[[0-9]\\]",
+            "[a-zé€\"\\\\ ]{1,5}",
+        ];
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i32>().prop_map(Value::from),
+            "[a-z\n]{0,5}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(5, 40, 5, move |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::btree_map(key.clone(), inner, 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// Every path to a key or item, spelled as the API server spells field paths.
+    fn paths(v: &Value, prefix: &str, out: &mut Vec<(String, String)>) {
+        match v {
+            Value::Object(m) => {
+                for (k, child) in m {
+                    let p = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
+                    out.push((p.clone(), k.clone()));
+                    paths(child, &p, out);
+                }
+            }
+            Value::Array(items) => {
+                for (i, child) in items.iter().enumerate() {
+                    let p = format!("{prefix}[{i}]");
+                    out.push((p.clone(), String::new()));
+                    paths(child, &p, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The text at a position (1-based line, column in characters).
+    fn at(text: &str, line: usize, column: usize) -> String {
+        text.lines()
+            .nth(line - 1)
+            .unwrap_or("")
+            .chars()
+            .skip(column - 1)
+            .collect()
+    }
+
+    proptest! {
+        /// In compact and pretty JSON and in YAML, every field path of an object is found, at
+        /// the text of its key (as written, quoted or not); items at their value.
+        #[test]
+        fn every_path_is_found_at_its_key(m in prop::collection::btree_map("[a-z]{1,4}", value(), 1..4)) {
+            let v = Value::Object(m.into_iter().collect());
+            let mut all = Vec::new();
+            paths(&v, "", &mut all);
+            let texts = [
+                ("compact", serde_json::to_string(&v).unwrap(), true),
+                ("pretty", serde_json::to_string_pretty(&v).unwrap(), true),
+                ("yaml", kstruct_schema::yaml::emit(&v), false),
+            ];
+            for (name, text, json) in &texts {
+                let map = if *json { SourceMap::json(text.as_bytes()) } else { SourceMap::yaml(text.as_bytes()) };
+                let map = map.unwrap_or_else(|| panic!("{name}: no map for {text}"));
+                prop_assert!(map.duplicates().is_empty());
+                for (path, key) in &all {
+                    let pos = map.locate(path);
+                    prop_assert!(pos.is_some(), "{name}: {path:?} not found in {text}");
+                    let pos = pos.unwrap();
+                    if !key.is_empty() {
+                        let here = at(text, pos.line, pos.column);
+                        let quoted = serde_json::to_string(key).unwrap();
+                        let single = format!("'{}'", key.replace('\'', "''"));
+                        prop_assert!(
+                            here.starts_with(&quoted) || here.starts_with(&single) || here.starts_with(key.as_str()),
+                            "{name}: {path:?} at {pos:?} is {here:?} in {text}"
+                        );
+                    }
+                }
+            }
+        }
+
+        /// Any bytes: no panic, and lookups of arbitrary paths terminate.
+        #[test]
+        fn arbitrary_text_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..200), path in "[a-z.\\[\\]0-9]{0,12}") {
+            for map in [SourceMap::json(&bytes), SourceMap::yaml(&bytes)].into_iter().flatten() {
+                let _ = map.locate(&path);
+                let _ = map.occurrences(&path);
+                let _ = map.duplicates();
+            }
+        }
+    }
+}

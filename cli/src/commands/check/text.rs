@@ -62,7 +62,7 @@ fn report(w: &mut dyn Write, r: &Report, verbose: bool) -> io::Result<()> {
                 let why = r.reason.as_deref().unwrap_or("not checked");
                 writeln!(
                     w,
-                    "{BOLD}{}:{BOLD:#} {DIM}skipped:{DIM:#} {} ({why})",
+                    "{BOLD}{}:{BOLD:#} {DIM}not checked:{DIM:#} {} ({why})",
                     loc(&r.file, r.start),
                     r.title()
                 )?;
