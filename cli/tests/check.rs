@@ -465,3 +465,42 @@ fn a_closed_pipe_ends_quietly() {
     assert_eq!(err(&o), "");
     assert_ne!(code(&o), 101);
 }
+
+#[test]
+fn files_that_are_not_objects_are_errors_with_a_hint_and_kustomizations_are_skipped() {
+    let values = format!(
+        "replicaCount: 1\nimage:\n  repository: nginx\n  tag: {}\n",
+        "x".repeat(400)
+    );
+    let d = dir(&[
+        (
+            "kustomization.yaml",
+            "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [a.yaml]\n",
+        ),
+        ("values.yaml", &values),
+    ]);
+    let o = check_in(&d, &["."], "");
+    assert_eq!(code(&o), 1);
+    let text = out(&o);
+    let first = text.lines().next().unwrap();
+    assert!(
+        first.starts_with("values.yaml:1:1: error: the object provided is unrecognized: Object 'Kind' is missing in '"),
+        "{text}"
+    );
+    assert!(
+        first.ends_with("more characters; -o json has the whole message)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "values.yaml:1:1: note: not a Kubernetes object (no kind); leave such files out with --exclude\n"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("1 with errors, 1 skipped"), "{text}");
+    let o = check_in(&d, &[".", "-o", "json"], "");
+    let lines = json_lines(&o);
+    assert_eq!(lines[0]["reason"], "not sent to the API server");
+    // The machine output keeps the server's whole message.
+    assert!(lines[1]["messages"][0].as_str().unwrap().len() > 400);
+}

@@ -104,8 +104,10 @@ fn read(p: &Path) -> Result<File, String> {
         });
     }
     let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+    // `kstruct check .` walks `./a.yaml`; people write `a.yaml`.
+    let shown = p.strip_prefix(".").unwrap_or(p);
     Ok(File {
-        name: p.display().to_string(),
+        name: shown.display().to_string(),
         bytes,
     })
 }

@@ -38,6 +38,10 @@ const BUILT_IN_GROUPS: &[&str] = &[
     "storagemigration.k8s.io",
 ];
 
+/// Groups of files that tools read and never send to the API server (kustomize's
+/// `kustomization.yaml`, KRM function configs).
+const CLIENT_SIDE_GROUPS: &[&str] = &["kustomize.config.k8s.io", "config.kubernetes.io"];
+
 /// One document, read once for both passes.
 struct Parsed {
     file: usize,
@@ -375,6 +379,9 @@ fn check_object(r: &mut Report, value: &Value, target: &Target<'_>, catalog: &Ca
     let (Some(api_version), Some(kind)) = (r.api_version.clone(), r.kind.clone()) else {
         // No kind or apiVersion: the server's answer to it.
         reject_unreadable(r, target.body, target.format);
+        if !value.is_object() || value.get("kind").is_none() {
+            r.hint = Some("not a Kubernetes object (no kind); leave such files out with --exclude".into());
+        }
         return;
     };
     let Ok((group, version)) = parse_group_version(&api_version) else {
@@ -398,6 +405,9 @@ fn check_object(r: &mut Report, value: &Value, target: &Target<'_>, catalog: &Ca
         } else if BUILT_IN_GROUPS.contains(&group) {
             r.outcome = Outcome::Skipped;
             r.reason = Some("built-in kind".into());
+        } else if CLIENT_SIDE_GROUPS.contains(&group) {
+            r.outcome = Outcome::Skipped;
+            r.reason = Some("not sent to the API server".into());
         } else if settings.ignore_missing_crds {
             r.outcome = Outcome::Skipped;
             r.reason = Some("no CRD".into());

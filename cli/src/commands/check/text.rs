@@ -73,9 +73,10 @@ fn report(w: &mut dyn Write, r: &Report, verbose: bool) -> io::Result<()> {
     if r.unknown_fields.is_empty() && r.duplicate_fields.is_empty() {
         for (i, m) in r.messages.iter().enumerate() {
             let at = r.message_position(i);
+            let m = shorten(m);
             let text = match (&r.hint, i) {
                 (Some(h), 0) if h.starts_with("did you mean") => format!("{m} ({h})"),
-                _ => m.clone(),
+                _ => m,
             };
             say(w, &r.file, at, level, label, &text)?;
         }
@@ -113,6 +114,22 @@ fn report(w: &mut dyn Write, r: &Report, verbose: bool) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Messages that quote a whole body (`Object 'Kind' is missing in '...'`) are cut for people
+/// (`-o json` has them whole). Line breaks are shown as `\n`, so that each diagnostic is one line.
+fn shorten(m: &str) -> String {
+    const MAX: usize = 300;
+    let (head, rest) = match m.char_indices().nth(MAX) {
+        None => (m, 0),
+        Some((cut, _)) => (&m[..cut], m[cut..].chars().count()),
+    };
+    let head = head.replace('\n', "\\n");
+    if rest == 0 {
+        head
+    } else {
+        format!("{head}… ({rest} more characters; -o json has the whole message)")
+    }
 }
 
 fn header(w: &mut dyn Write, r: &Report, what: &str) -> io::Result<()> {
