@@ -101,6 +101,10 @@ pub(crate) struct CheckArgs {
     /// Objects of a kind no CRD declares are skipped instead of errors.
     #[arg(long)]
     pub(crate) ignore_missing_crds: bool,
+    /// Decode only: report unknown and duplicate fields, but do not validate values (types,
+    /// enums, required fields, names...) as a create would.
+    #[arg(long)]
+    pub(crate) skip_validation: bool,
     /// How to report: `text` (diagnostics for people), `json` (JSON Lines, one per
     /// document, then a summary), `junit`, `sarif`, or `yaml` (what the server would store,
     /// as a YAML stream; diagnostics on standard error).
@@ -249,6 +253,15 @@ struct DecodeArgs<D: Args> {
     /// are dropped, a zero generation becomes 1, nothing is reported.
     #[arg(long, conflicts_with = "field_validation")]
     storage: bool,
+    /// Go on as a create does after decoding: the request's namespace, status dropped under
+    /// the status subresource, generation 1, then validation (ObjectMeta, values, scale paths,
+    /// embedded resources, list types; CEL rules are not evaluated). A failure is the API
+    /// server's `<Kind>.<group> "<name>" is invalid: ...`.
+    #[arg(long, conflicts_with = "storage")]
+    validate: bool,
+    /// The request's namespace, for `--validate` (default: the object's own, or `default`).
+    #[arg(long, value_name = "NS", requires = "validate")]
+    namespace: Option<String>,
     /// Print one report per document: {"error", "object", "unknownFields", "warnings"}.
     #[arg(long)]
     report: bool,
@@ -270,6 +283,8 @@ impl<D: Args> DecodeArgs<D> {
     /// How to decode and print.
     fn mode(&self) -> commands::decode::Mode {
         commands::decode::Mode {
+            validate: self.validate,
+            namespace: self.namespace.clone(),
             field_validation: self.field_validation.into(),
             storage: self.storage,
             report: self.report,

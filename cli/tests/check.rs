@@ -118,7 +118,6 @@ w.json:1:65: note: first written here
 w.json:2:11: error: unknown field \"spec.é\"
 w.json:2:19: error: unknown field \"spec.colour\"
 checked 4 documents in 3 files: 2 ok, 2 with errors, 0 skipped
-note: object values were not validated against the schemas (types, enums, required fields: not implemented yet)
 "
     );
 }
@@ -133,19 +132,19 @@ fn json_lines_carry_the_servers_messages_and_positions() {
     assert_eq!(lines.len(), 4);
     assert_eq!(
         lines[0],
-        r#"{"file":"crds.yaml","document":1,"line":1,"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","namespace":null,"name":"widgets.example.com","outcome":"ok","messages":[],"unknownFields":[],"duplicateFields":[]}"#
+        r#"{"file":"crds.yaml","document":1,"line":1,"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","namespace":null,"name":"widgets.example.com","outcome":"ok","messages":[],"unknownFields":[],"duplicateFields":[],"validationErrors":[]}"#
     );
     assert_eq!(
         lines[1],
-        r#"{"file":"widgets.yaml","document":1,"line":1,"apiVersion":"example.com/v1","kind":"Widget","namespace":null,"name":"a","outcome":"error","messages":["Widget in version \"v1\" cannot be handled as a Widget: strict decoding error: unknown field \"spec.ports[0].prot\", unknown field \"spec.replica\""],"unknownFields":[{"path":"spec.ports[0].prot","line":9,"column":5},{"path":"spec.replica","line":6,"column":3}],"duplicateFields":[]}"#
+        r#"{"file":"widgets.yaml","document":1,"line":1,"apiVersion":"example.com/v1","kind":"Widget","namespace":null,"name":"a","outcome":"error","messages":["Widget in version \"v1\" cannot be handled as a Widget: strict decoding error: unknown field \"spec.ports[0].prot\", unknown field \"spec.replica\""],"unknownFields":[{"path":"spec.ports[0].prot","line":9,"column":5},{"path":"spec.replica","line":6,"column":3}],"duplicateFields":[],"validationErrors":[]}"#
     );
     assert_eq!(
         lines[2],
-        r#"{"file":"widgets.yaml","document":2,"line":11,"apiVersion":"example.com/v1","kind":"Widget","namespace":null,"name":"fine","outcome":"ok","messages":[],"unknownFields":[],"duplicateFields":[]}"#
+        r#"{"file":"widgets.yaml","document":2,"line":11,"apiVersion":"example.com/v1","kind":"Widget","namespace":null,"name":"fine","outcome":"ok","messages":[],"unknownFields":[],"duplicateFields":[],"validationErrors":[]}"#
     );
     assert_eq!(
         lines[3],
-        r#"{"summary":{"documents":3,"files":2,"ok":2,"warnings":0,"errors":1,"skipped":0,"unreadable":0,"valueValidation":false}}"#
+        r#"{"summary":{"documents":3,"files":2,"ok":2,"warnings":0,"errors":1,"skipped":0,"unreadable":0,"valueValidation":true,"celUnchecked":0}}"#
     );
     // --show stored adds what the server would store.
     let o = check_in(
@@ -199,7 +198,6 @@ metadata: {name: e}
 <stdin>:17:1: not checked: Deployment/d (built-in kind)
 <stdin>:21:1: not checked: ConfigMap/e (built-in kind)
 checked 7 documents in 2 files: 1 ok, 4 with errors, 2 skipped
-note: object values were not validated against the schemas (types, enums, required fields: not implemented yet)
 "
     );
     // Opting out.
@@ -398,13 +396,14 @@ fn stored_objects_and_diffs_for_people() {
         ),
     ]);
     let o = check_in(&d, &["--crds", "crds.yaml", "w.yaml", "-o", "yaml"], "");
+    // What a create stores: the request's namespace, generation 1, defaults.
     assert_eq!(
         out(&o),
-        "---\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  replicas: 1\n"
+        "---\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  generation: 1\n  name: w\n  namespace: default\nspec:\n  replicas: 1\n"
     );
     assert!(err(&o).contains("checked 2 documents"), "{}", err(&o));
     let o = check_in(&d, &["--crds", "crds.yaml", "w.yaml", "--show", "diff"], "");
-    assert!(out(&o).contains("--- w.yaml:1 Widget/w (input -> stored)\n@@ -3,3 +3,4 @@\n metadata:\n   name: w\n-spec: {}\n+spec:\n+  replicas: 1\n"), "{}", out(&o));
+    assert!(out(&o).contains("--- w.yaml:1 Widget/w (input -> stored)\n@@ -2,4 +2,7 @@\n kind: Widget\n metadata:\n+  generation: 1\n   name: w\n-spec: {}\n+  namespace: default\n+spec:\n+  replicas: 1\n"), "{}", out(&o));
 }
 
 #[test]
@@ -470,7 +469,7 @@ fn a_closed_pipe_ends_quietly() {
 fn files_that_are_not_objects_are_errors_with_a_hint_and_kustomizations_are_skipped() {
     let values = format!(
         "replicaCount: 1\nimage:\n  repository: nginx\n  tag: {}\n",
-        "x".repeat(400)
+        "x".repeat(700)
     );
     let d = dir(&[
         (
@@ -502,5 +501,115 @@ fn files_that_are_not_objects_are_errors_with_a_hint_and_kustomizations_are_skip
     let lines = json_lines(&o);
     assert_eq!(lines[0]["reason"], "not sent to the API server");
     // The machine output keeps the server's whole message.
-    assert!(lines[1]["messages"][0].as_str().unwrap().len() > 400);
+    assert!(lines[1]["messages"][0].as_str().unwrap().len() > 700);
+}
+
+const VALIDATED_CRD: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Gadget, plural: gadgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            required: [size]
+            x-kubernetes-validations: [{rule: 'self.size < 100'}]
+            properties:
+              size: {type: integer, minimum: 1}
+              mode: {type: string, enum: [fast, safe]}
+          status:
+            type: object
+            properties:
+              ready: {type: boolean}
+";
+
+#[test]
+fn values_are_validated_as_a_create_at_their_fields() {
+    let gadgets = "apiVersion: example.com/v1
+kind: Gadget
+metadata:
+  name: Bad_Name
+spec:
+  mode: quick
+status:
+  ready: 7
+---
+apiVersion: example.com/v1
+kind: Gadget
+metadata: {name: good}
+spec: {size: 3}
+status: {ready: true}
+";
+    let d = dir(&[("crds.yaml", VALIDATED_CRD), ("gadgets.yaml", gadgets)]);
+    let o = check_in(&d, &["--crds", "crds.yaml", "gadgets.yaml"], "");
+    assert_eq!(code(&o), 1);
+    let text = out(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with(
+            "gadgets.yaml:4:3: error: metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain"
+        ) && lines[0].ends_with("(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"),
+        "{text}"
+    );
+    // A required field that is missing points at its parent; status is dropped on create
+    // (status subresource), so its bad value is not reported.
+    assert_eq!(
+        &lines[1..],
+        [
+            "gadgets.yaml:5:1: error: spec.size: Required value",
+            "gadgets.yaml:6:3: error: spec.mode: Unsupported value: \"quick\": supported values: \"fast\", \"safe\"",
+            "gadgets.yaml:1:1: error: <nil>: Invalid value: \"null\": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+            "checked 3 documents in 2 files: 2 ok, 1 with errors, 0 skipped",
+            "note: CEL rules (x-kubernetes-validations) were not evaluated for 2 documents",
+        ]
+    );
+    let o = check_in(
+        &d,
+        &["--crds", "crds.yaml", "gadgets.yaml", "-o", "json", "--show", "stored"],
+        "",
+    );
+    let json = json_lines(&o);
+    assert!(
+        json[1]["messages"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("Gadget.example.com \"Bad_Name\" is invalid: [metadata.name: Invalid value: \"Bad_Name\": ")
+    );
+    // In the server's order.
+    let paths: Vec<&str> = json[1]["validationErrors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["metadata.name", "spec.mode", "spec.size", "<nil>"]);
+    assert_eq!(
+        json[1]["validationErrors"][2],
+        serde_json::json!({"path": "spec.size", "message": "spec.size: Required value", "line": 5, "column": 1})
+    );
+    assert_eq!(json[1]["validationErrors"][3]["line"], Value::Null);
+    assert_eq!(
+        json[2]["stored"]["metadata"],
+        serde_json::json!({"generation": 1, "name": "good", "namespace": "default"})
+    );
+    assert_eq!(json[2]["stored"].get("status"), None);
+    assert_eq!(json[3]["summary"]["celUnchecked"], 2);
+    // Decoding only.
+    let o = check_in(&d, &["--crds", "crds.yaml", "gadgets.yaml", "--skip-validation"], "");
+    assert_eq!(code(&o), 0, "{}", out(&o));
+    assert!(
+        out(&o).ends_with("note: values were not validated (--skip-validation)\n"),
+        "{}",
+        out(&o)
+    );
 }

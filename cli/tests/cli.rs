@@ -706,3 +706,61 @@ fn commands_with_a_crd_the_server_refuses_warn_and_still_run() {
     );
     assert_eq!(stderr(&o), "");
 }
+
+#[test]
+fn decode_validate_answers_as_a_create() {
+    let crd = fixture(
+        "gadgets.yaml",
+        "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Gadget, plural: gadgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, required: [size], properties: {size: {type: integer, minimum: 1}}}
+          status: {type: object, x-kubernetes-preserve-unknown-fields: true}
+",
+    );
+    let crd = crd.to_str().unwrap();
+    let bodies = r#"{"apiVersion":"example.com/v1","kind":"Gadget","metadata":{"name":"g","namespace":"a"},"spec":{"size":0}}
+{"apiVersion":"example.com/v1","kind":"Gadget","metadata":{"generateName":"h-"},"spec":{"size":2},"status":{"x":1}}
+"#;
+    let o = kstruct(&["decode", "--crd", crd, "--validate", "--report"], bodies);
+    assert_eq!(code(&o), 1);
+    let lines: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(
+        lines[0]["error"],
+        r#"Gadget.example.com "g" is invalid: spec.size: Invalid value: 0: spec.size in body should be greater than or equal to 1"#
+    );
+    // Status dropped (status subresource), generation 1, the default namespace, a generated
+    // name (the server's random suffix is xxxxx here).
+    assert_eq!(
+        lines[1]["object"],
+        serde_json::json!({"apiVersion": "example.com/v1", "kind": "Gadget",
+            "metadata": {"generateName": "h-", "generation": 1, "name": "h-xxxxx", "namespace": "default"},
+            "spec": {"size": 2}})
+    );
+    let o = kstruct(
+        &["decode", "--crd", crd, "--validate", "--namespace", "b", "--report"],
+        bodies,
+    );
+    let lines: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(
+        lines[0]["error"],
+        "the namespace of the provided object does not match the namespace sent on the request"
+    );
+    assert_eq!(lines[1]["object"]["metadata"]["namespace"], "b");
+    // Without --validate, decoding alone.
+    let o = kstruct(&["decode", "--crd", crd, "--report"], bodies);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+}

@@ -72,6 +72,10 @@ pub enum Error {
         "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml"
     )]
     UnsupportedMediaType(String),
+    /// Validation was asked of an endpoint that cannot validate (compiled pipelines and bare
+    /// `Pipeline`s do not yet; a `RegisteredCrd` or `Registry` does).
+    #[error("this endpoint cannot validate objects yet: decode with a RegisteredCrd or a Registry to validate")]
+    ValidationUnavailable,
     /// The decoded object does not deserialize into the Rust type asked for (see
     /// [`Registry::decode_as`](crate::Registry::decode_as)).
     #[error("the decoded object is not a {type_name}: {source}")]
@@ -104,7 +108,28 @@ impl Error {
     pub fn status(&self) -> crate::status::Status {
         use crate::status::Status;
         match self {
-            Error::Rejected(r) => Status::bad_request(&r.message),
+            Error::Rejected(r) => match &r.invalid {
+                None => Status::bad_request(&r.message),
+                Some(invalid) => Status {
+                    code: 422,
+                    reason: "Invalid".into(),
+                    message: r.message.clone(),
+                    details: Some(crate::status::StatusDetails {
+                        name: invalid.name.clone(),
+                        group: invalid.group.clone(),
+                        kind: invalid.kind.clone(),
+                        causes: invalid
+                            .errors
+                            .iter()
+                            .map(|e| crate::status::StatusCause {
+                                reason: e.kind.go_name().into(),
+                                message: e.body(),
+                                field: e.field.clone(),
+                            })
+                            .collect(),
+                    }),
+                },
+            },
             Error::NoSuchKind { .. } | Error::NoSuchVersion { .. } => Status::not_found(),
             Error::UnsupportedMediaType(_) => Status {
                 code: 415,

@@ -107,6 +107,33 @@ impl Resolve for RegisteredCrd {
             preserve_unknown_fields,
         })
     }
+
+    fn create_context(
+        &self,
+        group: &str,
+        version: &str,
+        kind: &str,
+    ) -> Result<Option<crate::validation::CreateContext<'_>>, Error> {
+        if group != self.crd.group || kind != self.crd.kind {
+            return Ok(None);
+        }
+        let Some(v) = self.crd.version(version) else {
+            return Ok(None);
+        };
+        let schema = match self.version(version) {
+            Some(Ok(interpreter)) => interpreter.schema(),
+            _ => None,
+        };
+        Ok(Some(crate::validation::CreateContext {
+            schema,
+            group: &self.crd.group,
+            version: &v.name,
+            kind: &self.crd.kind,
+            namespaced: self.crd.scope == "Namespaced",
+            status_subresource: v.status_subresource,
+            scale: v.scale.as_ref(),
+        }))
+    }
 }
 
 /// CRDs by group, version and kind.
@@ -341,6 +368,18 @@ impl Resolve for Registry {
             None => Ok(Selected::Other),
         }
     }
+
+    fn create_context(
+        &self,
+        group: &str,
+        version: &str,
+        kind: &str,
+    ) -> Result<Option<crate::validation::CreateContext<'_>>, Error> {
+        match self.find(group, kind) {
+            Some(crd) => crd.create_context(group, version, kind),
+            None => Ok(None),
+        }
+    }
 }
 
 /// A registry that serves only what its CRDs declare (see [`Registry::decode_served`]).
@@ -366,6 +405,15 @@ impl Resolve for Served<'_> {
             });
         }
         crd.resolve(group, version, kind)
+    }
+
+    fn create_context(
+        &self,
+        group: &str,
+        version: &str,
+        kind: &str,
+    ) -> Result<Option<crate::validation::CreateContext<'_>>, Error> {
+        self.0.create_context(group, version, kind)
     }
 }
 

@@ -43,6 +43,22 @@ pub struct CrdVersion {
     pub storage: bool,
     /// `schema.openAPIV3Schema`, as written (`None` when absent or null).
     pub schema: Option<Value>,
+    /// Whether `subresources.status` is set: creates and updates through the main endpoint
+    /// then drop `status`.
+    pub status_subresource: bool,
+    /// `subresources.scale`.
+    pub scale: Option<ScaleSubresource>,
+}
+
+/// `subresources.scale` of a CRD version: where the replica counts and the selector are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScaleSubresource {
+    /// `specReplicasPath`, e.g. `.spec.replicas`.
+    pub spec_replicas_path: String,
+    /// `statusReplicasPath`, e.g. `.status.replicas`.
+    pub status_replicas_path: String,
+    /// `labelSelectorPath`, when set.
+    pub label_selector_path: Option<String>,
 }
 
 impl CrdVersion {
@@ -121,6 +137,22 @@ impl CustomResourceDefinition {
                         schema: lookup(v, &["schema", "openAPIV3Schema"])
                             .filter(|s| !s.is_null())
                             .cloned(),
+                        status_subresource: lookup(v, &["subresources", "status"]).is_some_and(|s| !s.is_null()),
+                        scale: match lookup(v, &["subresources", "scale"]) {
+                            None | Some(Value::Null) => None,
+                            Some(_) => {
+                                let sp = p.child("subresources").child("scale");
+                                let path = |k: &str| opt_str(v, &["subresources", "scale", k], &sp.child(k));
+                                let selector = path("labelSelectorPath")?;
+                                Some(ScaleSubresource {
+                                    spec_replicas_path: path("specReplicasPath")?,
+                                    status_replicas_path: path("statusReplicasPath")?,
+                                    label_selector_path: lookup(v, &["subresources", "scale", "labelSelectorPath"])
+                                        .filter(|s| !s.is_null())
+                                        .map(|_| selector),
+                                })
+                            }
+                        },
                     });
                 }
             }

@@ -334,6 +334,7 @@ fn objects_with_k8s_types_decode_strictly_and_come_back() {
     let strict = kstruct::DecodeOptions {
         field_validation: kstruct::FieldValidation::Strict,
         format: kstruct::BodyFormat::Json,
+        validate: false,
     };
     use kstruct::Pipeline;
     let decoded = kstruct::Interpreter::for_kind::<WorkerPool>()

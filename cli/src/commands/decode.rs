@@ -58,6 +58,18 @@ impl<R: Resolve + ?Sized> Resolve for OnlyVersion<'_, R> {
             _ => self.inner.resolve(group, version, kind),
         }
     }
+
+    fn create_context(
+        &self,
+        group: &str,
+        version: &str,
+        kind: &str,
+    ) -> Result<Option<kstruct::validation::CreateContext<'_>>, Error> {
+        match self.version {
+            Some(only) if only != version => Ok(None),
+            _ => self.inner.create_context(group, version, kind),
+        }
+    }
 }
 
 impl Endpoint {
@@ -132,19 +144,20 @@ impl Endpoint {
         })
     }
 
-    fn decode(&self, body: &[u8], options: &DecodeOptions, storage: bool) -> Result<Decoded, Error> {
+    fn decode(&self, body: &[u8], options: &DecodeOptions, storage: bool, ns: Option<&str>) -> Result<Decoded, Error> {
+        use kstruct::decode::request_in;
         match (self, storage) {
             (Endpoint::Schema(p), false) => p.decode(body, options),
             (Endpoint::Schema(p), true) => p.decode_storage(body),
             (Endpoint::CompiledSchema(p), false) => p.decode(body, options),
             (Endpoint::CompiledSchema(p), true) => p.decode_storage(body),
-            (Endpoint::CompiledCrd(c, v), false) => kstruct::decode::request(&only(*c, v), body, options),
+            (Endpoint::CompiledCrd(c, v), false) => request_in(&only(*c, v), body, options, ns),
             (Endpoint::CompiledCrd(c, v), true) => kstruct::decode::storage(&only(*c, v), body),
-            (Endpoint::Compiled(r, v), false) => kstruct::decode::request(&only(*r, v), body, options),
+            (Endpoint::Compiled(r, v), false) => request_in(&only(*r, v), body, options, ns),
             (Endpoint::Compiled(r, v), true) => kstruct::decode::storage(&only(*r, v), body),
-            (Endpoint::Crd(c), false) => c.decode(body, options),
+            (Endpoint::Crd(c), false) => request_in(&**c, body, options, ns),
             (Endpoint::Crd(c), true) => c.decode_storage(body),
-            (Endpoint::Crds(r), false) => r.decode(body, options),
+            (Endpoint::Crds(r), false) => request_in(r, body, options, ns),
             (Endpoint::Crds(r), true) => r.decode_storage(body),
         }
     }
@@ -164,8 +177,12 @@ pub fn run(args: &crate::DecodeArgs<crate::DecodeEndpoint>) -> Result<Outcome, S
 }
 
 /// How to decode and print.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Mode {
+    /// `--validate`: go on as a create (namespace, PrepareForCreate, validation).
+    pub validate: bool,
+    /// `--namespace`: the request's namespace (the object's own, or `default`, when absent).
+    pub namespace: Option<String>,
     /// `--field-validation`.
     pub field_validation: FieldValidation,
     /// `--storage`.
@@ -197,6 +214,7 @@ pub fn run_with(endpoint: &Endpoint, args: Mode, inputs: &[PathBuf]) -> Result<O
         for doc in documents {
             let options = DecodeOptions {
                 field_validation: args.field_validation,
+                validate: args.validate,
                 format: match args.format {
                     kstruct::BodyFormat::Auto => doc.format,
                     explicit => explicit,
@@ -204,7 +222,7 @@ pub fn run_with(endpoint: &Endpoint, args: Mode, inputs: &[PathBuf]) -> Result<O
             };
             let result = match doc.body {
                 Err(e) => Err(e),
-                Ok(body) => endpoint.decode(body, &options, args.storage),
+                Ok(body) => endpoint.decode(body, &options, args.storage, args.namespace.as_deref()),
             };
             let line = match result {
                 Ok(decoded) => {

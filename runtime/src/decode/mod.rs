@@ -56,6 +56,7 @@ use serde_json::Value;
 use crate::Error;
 use crate::json::dispose;
 use crate::pipeline::Pipeline;
+use crate::validation;
 
 /// How to read a body.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -143,6 +144,14 @@ pub struct DecodeOptions {
     pub field_validation: FieldValidation,
     /// How to read the body.
     pub format: BodyFormat,
+    /// Go on as a create does after decoding: the request's namespace, the strategy's
+    /// `PrepareForCreate` (`status` dropped under the status subresource, generation 1) and
+    /// validation (ObjectMeta, OpenAPI values, scale paths, embedded resources, list types; see
+    /// [`validate_create`](crate::validation::validate_create)). A failure is
+    /// [`Error::Rejected`] with the server's `<Kind>.<group> "<name>" is invalid: ...`.
+    /// The request's namespace is the object's own, or `default` (see [`request_in`] to name
+    /// another).
+    pub validate: bool,
 }
 
 /// An object decoded as the API server decodes it.
@@ -160,8 +169,21 @@ pub struct Decoded {
     pub duplicate_fields: Vec<String>,
 }
 
+/// A create the API server refuses after decoding: its 422 `Invalid` answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Invalid {
+    /// The kind's group.
+    pub group: String,
+    /// The kind.
+    pub kind: String,
+    /// The object's name.
+    pub name: String,
+    /// Each field error, in the server's order.
+    pub errors: Vec<kstruct_schema::field::FieldError>,
+}
+
 /// A body the API server rejects.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Rejection {
     /// The message of the API server's 400 answer, e.g. `Widget in version "v1" cannot be
     /// handled as a Widget: strict decoding error: unknown field "spec.x"`.
@@ -176,6 +198,9 @@ pub struct Rejection {
     /// error's (Go's texts name no position), or a YAML error's (whose text names the line).
     /// Kept out of `message` and `cause`, which are the API server's text.
     pub position: Option<(usize, usize)>,
+    /// For a create refused by validation (422 `Invalid`): the field errors. `None` for the
+    /// 400s of decoding.
+    pub invalid: Option<Box<Invalid>>,
 }
 
 /// What an endpoint serves: which pipeline, if any, processes an object of a given group,
@@ -193,6 +218,22 @@ pub trait Resolve {
     /// # Errors
     /// When the endpoint cannot serve that version (its schema did not convert).
     fn resolve(&self, group: &str, version: &str, kind: &str) -> Result<Selected<'_, Self::Pipeline>, Error>;
+
+    /// What a create of an object of `group`/`version`/`kind` is validated against, for
+    /// [`DecodeOptions::validate`]; `None` when the endpoint does not serve the kind.
+    ///
+    /// # Errors
+    /// When the endpoint serves the kind but cannot validate it (compiled pipelines do not
+    /// validate yet).
+    fn create_context(
+        &self,
+        group: &str,
+        version: &str,
+        kind: &str,
+    ) -> Result<Option<crate::validation::CreateContext<'_>>, Error> {
+        let _ = (group, version, kind);
+        Err(Error::ValidationUnavailable)
+    }
 }
 
 /// How an object is treated, by its group, version and kind.
@@ -218,6 +259,22 @@ pub enum Selected<'a, P: ?Sized> {
 /// kind, malformed metadata, and under fieldValidation `Strict` any duplicate or unknown
 /// field); other errors when `target` cannot serve the object's version.
 pub fn request<R: Resolve + ?Sized>(target: &R, body: &[u8], options: &DecodeOptions) -> Result<Decoded, Error> {
+    request_in(target, body, options, None)
+}
+
+/// [`request`] for a request to `namespace` (`/namespaces/<namespace>/...`): with
+/// [`DecodeOptions::validate`], a namespaced object without a namespace gets this one, and one
+/// with another namespace is refused as the API server refuses it (`None`: the object's own
+/// namespace, or `default`, as kubectl sends it).
+///
+/// # Errors
+/// As [`request`].
+pub fn request_in<R: Resolve + ?Sized>(
+    target: &R,
+    body: &[u8],
+    options: &DecodeOptions,
+    namespace: Option<&str>,
+) -> Result<Decoded, Error> {
     let track = options.field_validation != FieldValidation::Ignore;
     let mode = coercer::Mode {
         track,
@@ -235,10 +292,17 @@ pub fn request<R: Resolve + ?Sized>(target: &R, body: &[u8], options: &DecodeOpt
             cause,
             strict_errors: errors,
             position: None,
+            invalid: None,
         }));
     }
     if let Some(p) = stage.pipeline {
         p.default(&mut stage.object);
+    }
+    if options.validate
+        && let Err(e) = create(target, &mut stage.object, namespace)
+    {
+        dispose(stage.object);
+        return Err(e);
     }
     let warnings = if options.field_validation == FieldValidation::Warn {
         message::warnings(&errors)
@@ -251,6 +315,65 @@ pub fn request<R: Resolve + ?Sized>(target: &R, body: &[u8], options: &DecodeOpt
         unknown_fields: stage.unknown_fields,
         duplicate_fields: stage.duplicate_fields,
     })
+}
+
+/// What a create does after decoding (see [`DecodeOptions::validate`]).
+fn create<R: Resolve + ?Sized>(target: &R, object: &mut Value, namespace: Option<&str>) -> Result<(), Error> {
+    let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let (kind, api_version) = (text(object, "kind"), text(object, "apiVersion"));
+    let Ok((group, version)) = crate::parse_group_version(&api_version) else {
+        return Ok(());
+    };
+    let Some(ctx) = target.create_context(group, version, &kind)? else {
+        return Ok(());
+    };
+    let reject = |message: String, invalid: Option<Box<Invalid>>| {
+        Error::Rejected(Rejection {
+            cause: message.clone(),
+            message,
+            strict_errors: Vec::new(),
+            position: None,
+            invalid,
+        })
+    };
+    validation::apply_request_namespace(object, ctx.namespaced, namespace).map_err(|m| reject(m, None))?;
+    generate_name(object);
+    validation::prepare_for_create(object, ctx.status_subresource);
+    let errors = validation::validate_create(&ctx, object);
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let name = object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("");
+    let message = validation::invalid_message(ctx.group, ctx.kind, name, &errors);
+    Err(reject(
+        message,
+        Some(Box::new(Invalid {
+            group: ctx.group.to_string(),
+            kind: ctx.kind.to_string(),
+            name: name.to_string(),
+            errors,
+        })),
+    ))
+}
+
+/// The registry's name generation for `generateName` without `name`: the prefix, cut to 58
+/// characters, and 5 characters the server picks at random (here `xxxxx`, so that results
+/// are reproducible).
+fn generate_name(object: &mut Value) {
+    let Some(Value::Object(meta)) = object.get_mut("metadata") else {
+        return;
+    };
+    let has_name = meta.get("name").and_then(Value::as_str).is_some_and(|n| !n.is_empty());
+    let prefix = meta.get("generateName").and_then(Value::as_str).unwrap_or("");
+    if has_name || prefix.is_empty() {
+        return;
+    }
+    let base: String = if prefix.len() > 58 {
+        prefix.chars().take(58).collect()
+    } else {
+        prefix.to_string()
+    };
+    meta.insert("name".into(), Value::String(format!("{base}xxxxx")));
 }
 
 /// Decodes a stored object through the API server's read-from-storage path: malformed
@@ -315,6 +438,7 @@ fn decode<'a, R: Resolve + ?Sized>(
                 cause: f.cause,
                 strict_errors: Vec::new(),
                 position: f.position,
+                invalid: None,
             }));
         }
     };
@@ -337,6 +461,7 @@ fn decode<'a, R: Resolve + ?Sized>(
                 cause,
                 strict_errors: Vec::new(),
                 position: None,
+                invalid: None,
             }))
         }
         Err(coercer::Failure::Target(e)) => {

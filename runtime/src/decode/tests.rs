@@ -40,6 +40,7 @@ fn opts(field_validation: FieldValidation) -> DecodeOptions {
     DecodeOptions {
         field_validation,
         format: BodyFormat::Auto,
+        validate: false,
     }
 }
 

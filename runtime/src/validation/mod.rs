@@ -24,6 +24,7 @@
 //! ]);
 //! ```
 
+mod create;
 mod formats;
 mod listtype;
 mod node;
@@ -34,6 +35,9 @@ use serde_json::Value;
 use kstruct_schema::Structural;
 use kstruct_schema::field::{FieldError, Path};
 
+pub use create::{
+    CreateContext, apply_request_namespace, has_cel_rules, invalid_message, prepare_for_create, validate_create,
+};
 pub(crate) use node::Node;
 pub(crate) use openapi::Mode;
 

@@ -279,7 +279,15 @@ fn crd_source_path(field: &str) -> String {
             break;
         }
     }
-    // `name[key]` with a non-numeric key is a map entry: `name.key`.
+    out.push_str(&object_source_path(rest));
+    out.replace(".JSONPath", ".jsonPath")
+}
+
+/// A field path of the API server's errors as the source map spells it: `name[key]` with a
+/// non-numeric key is a map entry, `name.key`; a leading `.` (scale paths) goes.
+fn object_source_path(field: &str) -> String {
+    let rest = field.strip_prefix('.').unwrap_or(field);
+    let mut out = String::new();
     let mut chars = rest.char_indices().peekable();
     let mut last = 0;
     while let Some((i, c)) = chars.next() {
@@ -303,7 +311,7 @@ fn crd_source_path(field: &str) -> String {
         }
     }
     out.push_str(&rest[last..]);
-    out.replace(".JSONPath", ".jsonPath")
+    out
 }
 
 /// The position of `path`, or of its longest prefix that is in the text (a finding may name
@@ -326,6 +334,7 @@ fn reject_unreadable(r: &mut Report, body: &[u8], format: BodyFormat) {
     let options = DecodeOptions {
         field_validation: FieldValidation::Strict,
         format,
+        validate: false,
     };
     match kstruct::Registry::new().decode(body, &options) {
         Err(Error::Rejected(rejection)) => {
@@ -473,7 +482,14 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
     let options = DecodeOptions {
         field_validation: settings.field_validation,
         format: target.format,
+        validate: settings.validate,
     };
+    r.cel_unchecked = settings.validate
+        && crd
+            .version(version)
+            .and_then(Result::ok)
+            .and_then(|i| i.schema())
+            .is_some_and(kstruct::validation::has_cel_rules);
     let mut paths: Option<kstruct::Decoded> = None;
     match crd.decode(target.body, &options) {
         Ok(decoded) => {
@@ -495,11 +511,26 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
                     char_position(target.body, line, column, target.format).offset_by(target.start)
                 })];
             r.messages.push(rejection.message);
-            if !rejection.strict_errors.is_empty() {
-                // The strict error names the fields; the Warn path gives them one by one.
+            if let Some(invalid) = rejection.invalid {
+                r.validation_errors = invalid
+                    .errors
+                    .iter()
+                    .map(|e| Field {
+                        path: e.field.clone(),
+                        at: None,
+                        first: None,
+                        suggestion: None,
+                        message: Some(e.to_string()),
+                    })
+                    .collect();
+            }
+            if !rejection.strict_errors.is_empty() || !r.validation_errors.is_empty() {
+                // The strict error names the fields; the Warn path gives them one by one (and
+                // under Warn, the warnings that came with the refusal).
                 let warn = DecodeOptions {
                     field_validation: FieldValidation::Warn,
                     format: target.format,
+                    validate: false,
                 };
                 paths = crd.decode(target.body, &warn).ok();
             }
@@ -516,7 +547,11 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
         return;
     };
     let yaml_duplicates = r.messages.iter().any(|m| m.contains("already set in map"));
-    if found.unknown_fields.is_empty() && found.duplicate_fields.is_empty() && !yaml_duplicates {
+    if found.unknown_fields.is_empty()
+        && found.duplicate_fields.is_empty()
+        && !yaml_duplicates
+        && r.validation_errors.is_empty()
+    {
         return;
     }
     let own_map;
@@ -531,6 +566,13 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
     let schema = interpreter.and_then(|i| i.schema());
     let full = |p: &str| format!("{}{p}", target.prefix);
     let at = |p: Position| p.offset_by(target.start);
+    for e in &mut r.validation_errors {
+        let path = object_source_path(&e.path);
+        e.at = map
+            .filter(|_| !path.is_empty() && path != "<nil>")
+            .and_then(|m| locate_nearest(m, &full(&path)))
+            .map(at);
+    }
     for path in &found.unknown_fields {
         let segments = map.and_then(|m| m.segments(&full(path)));
         let suggestion = segments.as_ref().and_then(|s| {
@@ -542,6 +584,7 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
             at: map.and_then(|m| m.locate(&full(path))).map(at),
             first: None,
             suggestion,
+            message: None,
         });
     }
     if yaml_duplicates {
@@ -554,6 +597,7 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
                         at: Some(at(d.at)),
                         first: Some(at(d.first)),
                         suggestion: None,
+                        message: None,
                     });
                 }
             }
@@ -566,6 +610,7 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
                 at: places.get(1).copied().map(at),
                 first: places.first().copied().map(at),
                 suggestion: None,
+                message: None,
             });
         }
     }

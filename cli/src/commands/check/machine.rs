@@ -26,6 +26,8 @@ struct Line<'a> {
     unknown_fields: Vec<Located<'a>>,
     #[serde(rename = "duplicateFields")]
     duplicate_fields: Vec<Located<'a>>,
+    #[serde(rename = "validationErrors")]
+    validation_errors: Vec<Invalid<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stored: Option<&'a Value>,
 }
@@ -33,6 +35,16 @@ struct Line<'a> {
 #[derive(Serialize)]
 struct Located<'a> {
     path: &'a str,
+    line: Option<usize>,
+    column: Option<usize>,
+}
+
+/// One error of a create refused by validation: the server's field path and text, and where
+/// the field (or the nearest enclosing one present) is written.
+#[derive(Serialize)]
+struct Invalid<'a> {
+    path: &'a str,
+    message: &'a str,
     line: Option<usize>,
     column: Option<usize>,
 }
@@ -58,9 +70,12 @@ struct SummaryLine {
     errors: usize,
     skipped: usize,
     unreadable: usize,
-    /// Whether object values were validated against the schemas (not implemented yet).
+    /// Whether object values were validated against the schemas.
     #[serde(rename = "valueValidation")]
     value_validation: bool,
+    /// Documents whose schema has CEL rules, which were not evaluated.
+    #[serde(rename = "celUnchecked")]
+    cel_unchecked: usize,
 }
 
 #[derive(Serialize)]
@@ -84,6 +99,16 @@ pub fn json_lines(w: &mut dyn Write, reports: &[Report], summary: &Summary, stor
             messages: &r.messages,
             unknown_fields: located(&r.unknown_fields),
             duplicate_fields: located(&r.duplicate_fields),
+            validation_errors: r
+                .validation_errors
+                .iter()
+                .map(|f| Invalid {
+                    path: &f.path,
+                    message: f.message.as_deref().unwrap_or_default(),
+                    line: f.at.map(|p| p.line),
+                    column: f.at.map(|p| p.column),
+                })
+                .collect(),
             stored: if stored { r.stored.as_ref() } else { None },
         };
         serde_json::to_writer(&mut *w, &line)?;
@@ -99,7 +124,8 @@ pub fn json_lines(w: &mut dyn Write, reports: &[Report], summary: &Summary, stor
             errors: s.errors,
             skipped: s.skipped,
             unreadable: s.unreadable,
-            value_validation: false,
+            value_validation: s.validated,
+            cel_unchecked: s.cel_unchecked,
         },
     };
     serde_json::to_writer(&mut *w, &last)?;
@@ -138,6 +164,15 @@ fn findings(r: &Report) -> Vec<(usize, usize, &'static str, String)> {
             at.column,
             "duplicate-field",
             format!("duplicate field {:?}{first}", f.path),
+        ));
+    }
+    for f in &r.validation_errors {
+        let at = f.at.unwrap_or(r.start);
+        out.push((
+            at.line,
+            at.column,
+            "invalid-value",
+            f.message.clone().unwrap_or_default(),
         ));
     }
     out.sort_by_key(|(line, column, _, _)| (*line, *column));
@@ -257,6 +292,10 @@ const RULES: &[(&str, &str)] = &[
     (
         "rejected",
         "The API server would refuse the document while decoding it.",
+    ),
+    (
+        "invalid-value",
+        "The API server would refuse the object's values (its 422 Invalid answer).",
     ),
     ("no-crd", "No CRD declares the object's group and kind."),
     (

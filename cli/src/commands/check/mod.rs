@@ -57,6 +57,8 @@ pub struct Field {
     pub first: Option<Position>,
     /// For people: the known field it most likely meant.
     pub suggestion: Option<String>,
+    /// For a validation error: the server's text of it (`spec.size: Required value`).
+    pub message: Option<String>,
 }
 
 /// The result of checking one document (or one item of a `kind: List`).
@@ -84,6 +86,10 @@ pub struct Report {
     pub hint: Option<String>,
     pub unknown_fields: Vec<Field>,
     pub duplicate_fields: Vec<Field>,
+    /// Each error of a create refused by validation, at its field.
+    pub validation_errors: Vec<Field>,
+    /// The schema has CEL rules, which were not evaluated (a divergence to tell).
+    pub cel_unchecked: bool,
     /// What the server would store (accepted objects only).
     pub stored: Option<Value>,
     /// The document as read (for `--show diff`).
@@ -107,6 +113,8 @@ impl Report {
             hint: None,
             unknown_fields: Vec::new(),
             duplicate_fields: Vec::new(),
+            validation_errors: Vec::new(),
+            cel_unchecked: false,
             stored: None,
             input: None,
         }
@@ -137,11 +145,18 @@ pub struct Summary {
     pub errors: usize,
     pub skipped: usize,
     pub unreadable: usize,
+    /// Documents checked against a schema with CEL rules, which are not evaluated.
+    pub cel_unchecked: usize,
+    /// Values were validated (no `--skip-validation`).
+    pub validated: bool,
 }
 
 impl Summary {
     fn count(&mut self, r: &Report) {
         self.documents += 1;
+        if r.cel_unchecked {
+            self.cel_unchecked += 1;
+        }
         match r.outcome {
             Outcome::Ok => self.ok += 1,
             Outcome::Warning => self.warnings += 1,
@@ -156,6 +171,8 @@ pub struct Settings {
     pub field_validation: FieldValidation,
     pub skip_kinds: Vec<String>,
     pub ignore_missing_crds: bool,
+    /// Validate values as a create does.
+    pub validate: bool,
     /// Keep the stored object and the input in reports.
     pub keep_objects: bool,
 }
@@ -172,6 +189,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitOutcome, String> {
             .filter(|s| !s.is_empty())
             .collect(),
         ignore_missing_crds: args.ignore_missing_crds,
+        validate: !args.skip_validation,
         keep_objects: args.show.is_some() || args.output == OutputArg::Yaml,
     };
     let collected = collect::collect(&args.crds, &args.paths, &excludes);
@@ -181,6 +199,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitOutcome, String> {
     let mut summary = Summary {
         files: collected.files.len(),
         unreadable: collected.unreadable,
+        validated: settings.validate,
         ..Summary::default()
     };
     for r in &reports {

@@ -70,7 +70,7 @@ fn report(w: &mut dyn Write, r: &Report, verbose: bool) -> io::Result<()> {
             return Ok(());
         }
     };
-    if r.unknown_fields.is_empty() && r.duplicate_fields.is_empty() {
+    if r.unknown_fields.is_empty() && r.duplicate_fields.is_empty() && r.validation_errors.is_empty() {
         for (i, m) in r.messages.iter().enumerate() {
             let at = r.message_position(i);
             let m = shorten(m);
@@ -85,25 +85,26 @@ fn report(w: &mut dyn Write, r: &Report, verbose: bool) -> io::Result<()> {
         }
         return Ok(());
     }
-    // Field by field, in the file's order; the server's message says the same in one line.
-    let mut fields: Vec<(Position, String, Option<Position>)> = Vec::new();
+    // Field by field, in the file's order (what has no place in the text last, in the
+    // server's order); the server's message says the same in one line.
+    let mut fields: Vec<(Option<Position>, String, Option<Position>)> = Vec::new();
     for f in &r.unknown_fields {
         let text = match &f.suggestion {
             Some(s) => format!("unknown field {:?} (did you mean {s:?}?)", f.path),
             None => format!("unknown field {:?}", f.path),
         };
-        fields.push((f.at.unwrap_or(r.start), text, None));
+        fields.push((f.at, text, None));
     }
     for f in &r.duplicate_fields {
-        fields.push((
-            f.at.unwrap_or(r.start),
-            format!("duplicate field {:?}", f.path),
-            f.first,
-        ));
+        fields.push((f.at, format!("duplicate field {:?}", f.path), f.first));
     }
-    fields.sort_by_key(|(at, _, _)| *at);
+    for f in &r.validation_errors {
+        let text = f.message.clone().unwrap_or_else(|| f.path.clone());
+        fields.push((f.at, shorten(&text), None));
+    }
+    fields.sort_by_key(|(at, _, _)| at.map_or((usize::MAX, 0), |p| (p.line, p.column)));
     for (at, text, first) in fields {
-        say(w, &r.file, at, level, label, &text)?;
+        say(w, &r.file, at.unwrap_or(r.start), level, label, &text)?;
         if let Some(first) = first {
             say(w, &r.file, first, NOTE, "note", "first written here")?;
         }
@@ -119,7 +120,7 @@ fn report(w: &mut dyn Write, r: &Report, verbose: bool) -> io::Result<()> {
 /// Messages that quote a whole body (`Object 'Kind' is missing in '...'`) are cut for people
 /// (`-o json` has them whole). Line breaks are shown as `\n`, so that each diagnostic is one line.
 fn shorten(m: &str) -> String {
-    const MAX: usize = 300;
+    const MAX: usize = 600;
     let (head, rest) = match m.char_indices().nth(MAX) {
         None => (m, 0),
         Some((cut, _)) => (&m[..cut], m[cut..].chars().count()),
@@ -194,10 +195,13 @@ fn summary_line(w: &mut dyn Write, s: &Summary) -> io::Result<()> {
         plural(s.files, "file", "files"),
         parts.join(", ")
     )?;
-    if s.documents > s.skipped {
+    if !s.validated && s.documents > s.skipped {
+        writeln!(w, "{DIM}note: values were not validated (--skip-validation){DIM:#}")?;
+    } else if s.cel_unchecked > 0 {
         writeln!(
             w,
-            "{DIM}note: object values were not validated against the schemas (types, enums, required fields: not implemented yet){DIM:#}"
+            "{DIM}note: CEL rules (x-kubernetes-validations) were not evaluated for {}{DIM:#}",
+            plural(s.cel_unchecked, "document", "documents")
         )?;
     }
     Ok(())
