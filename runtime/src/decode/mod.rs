@@ -298,17 +298,22 @@ pub fn request_in<R: Resolve + ?Sized>(
     if let Some(p) = stage.pipeline {
         p.default(&mut stage.object);
     }
-    if options.validate
-        && let Err(e) = create(target, &mut stage.object, namespace)
-    {
-        dispose(stage.object);
-        return Err(e);
+    let mut create_warnings = Vec::new();
+    if options.validate {
+        match create(target, &mut stage.object, namespace) {
+            Ok(w) => create_warnings = w,
+            Err(e) => {
+                dispose(stage.object);
+                return Err(e);
+            }
+        }
     }
-    let warnings = if options.field_validation == FieldValidation::Warn {
+    let mut warnings = if options.field_validation == FieldValidation::Warn {
         message::warnings(&errors)
     } else {
         Vec::new()
     };
+    warnings.extend(create_warnings);
     Ok(Decoded {
         object: stage.object,
         warnings,
@@ -317,15 +322,16 @@ pub fn request_in<R: Resolve + ?Sized>(
     })
 }
 
-/// What a create does after decoding (see [`DecodeOptions::validate`]).
-fn create<R: Resolve + ?Sized>(target: &R, object: &mut Value, namespace: Option<&str>) -> Result<(), Error> {
+/// What a create does after decoding (see [`DecodeOptions::validate`]); the strategy's
+/// warnings when it passes.
+fn create<R: Resolve + ?Sized>(target: &R, object: &mut Value, namespace: Option<&str>) -> Result<Vec<String>, Error> {
     let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
     let (kind, api_version) = (text(object, "kind"), text(object, "apiVersion"));
     let Ok((group, version)) = crate::parse_group_version(&api_version) else {
-        return Ok(());
+        return Ok(Vec::new());
     };
     let Some(ctx) = target.create_context(group, version, &kind)? else {
-        return Ok(());
+        return Ok(Vec::new());
     };
     let reject = |message: String, invalid: Option<Box<Invalid>>| {
         Error::Rejected(Rejection {
@@ -341,7 +347,7 @@ fn create<R: Resolve + ?Sized>(target: &R, object: &mut Value, namespace: Option
     validation::prepare_for_create(object, ctx.status_subresource);
     let errors = validation::validate_create(&ctx, object);
     if errors.is_empty() {
-        return Ok(());
+        return Ok(validation::create_warnings(object));
     }
     let name = object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("");
     let message = validation::invalid_message(ctx.group, ctx.kind, name, &errors);

@@ -149,6 +149,33 @@ pub fn validate_create(ctx: &CreateContext<'_>, obj: &Value) -> Vec<FieldError> 
     validate_object_meta(&meta, ctx.namespaced, &path_segment_name, &metadata)
 }
 
+/// The warnings of a create that passed (the strategy's `WarningsOnCreate`): finalizer names
+/// that are not qualified names, and unqualified ones other than Kubernetes' own, each
+/// finalizer once, in sorted order.
+pub fn create_warnings(obj: &Value) -> Vec<String> {
+    const STANDARD: &[&str] = &["foregroundDeletion", "kubernetes", "orphan"];
+    let mut finalizers: Vec<&str> = obj
+        .pointer("/metadata/finalizers")
+        .and_then(Value::as_array)
+        .map(|f| f.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    finalizers.sort_unstable();
+    finalizers.dedup();
+    let mut out = Vec::new();
+    for f in finalizers {
+        for m in kstruct_schema::names::is_qualified_name(f) {
+            out.push(format!("metadata.finalizers: {}: {m}", kstruct_schema::go::quote(f)));
+        }
+        if !f.contains('/') && !STANDARD.contains(&f) {
+            out.push(format!(
+                "metadata.finalizers: {}: prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers",
+                kstruct_schema::go::quote(f)
+            ));
+        }
+    }
+    out
+}
+
 /// The API server's message for a create that fails validation (`errors.NewInvalid`):
 /// `Widget.example.com "w1" is invalid: <error>`, or `[<e1>, <e2>, ...]` for several
 /// (repeated messages once).
@@ -417,6 +444,19 @@ properties:
             [
                 r#"kind: Invalid value: "Gadget": must be Widget"#,
                 r#"apiVersion: Invalid value: "example.com/v2": must be example.com/v1"#
+            ]
+        );
+    }
+
+    #[test]
+    fn finalizer_warnings() {
+        let obj =
+            json!({"metadata": {"finalizers": ["example.com/cleanup", "cleanup", "kubernetes", "cleanup", "a b/c"]}});
+        assert_eq!(
+            create_warnings(&obj),
+            [
+                r#"metadata.finalizers: "a b/c": prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric bytes, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"#,
+                r#"metadata.finalizers: "cleanup": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers"#,
             ]
         );
     }

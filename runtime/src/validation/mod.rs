@@ -36,7 +36,8 @@ use kstruct_schema::Structural;
 use kstruct_schema::field::{FieldError, Path};
 
 pub use create::{
-    CreateContext, apply_request_namespace, has_cel_rules, invalid_message, prepare_for_create, validate_create,
+    CreateContext, apply_request_namespace, create_warnings, has_cel_rules, invalid_message, prepare_for_create,
+    validate_create,
 };
 pub(crate) use node::Node;
 pub(crate) use openapi::Mode;
