@@ -13,10 +13,15 @@ use kstruct_tests::{announce, require_shared};
 use serde_json::Value;
 
 fn check_json(args: &[&Path], dir: &Path) -> Vec<Value> {
+    check_json_with(args, dir, false)
+}
+
+fn check_json_with(args: &[&Path], dir: &Path, validate: bool) -> Vec<Value> {
     let out = Command::new(env!("CARGO_BIN_EXE_kstruct"))
         .current_dir(dir)
         .arg("check")
-        .args(["-o", "json", "--skip-validation"])
+        .args(["-o", "json"])
+        .args(if validate { &[][..] } else { &["--skip-validation"][..] })
         .args(args)
         .output()
         .expect("run kstruct check");
@@ -212,5 +217,69 @@ fn check_lists_repeated_crds_of_the_whole_corpus() {
         "kstruct check, whole corpus at once: {} CRD files, {} group/kinds declared more than once, {repeats} repeats listed as errors",
         by_kind.values().map(Vec::len).sum::<usize>(),
         by_kind.values().filter(|f| f.len() > 1).count()
+    ));
+}
+
+#[test]
+fn validation_on_the_corpus_keeps_decoding_and_locates_its_errors() {
+    let Some(shared) = require_shared("kstruct check with validation on the corpus") else {
+        return;
+    };
+    let corpus = shared.join("corpus");
+    let mut projects: Vec<String> = std::fs::read_dir(corpus.join("instances"))
+        .unwrap()
+        .filter_map(|e| {
+            let e = e.unwrap();
+            e.path().is_dir().then(|| e.file_name().to_string_lossy().into_owned())
+        })
+        .collect();
+    projects.sort();
+    let (mut refused, mut errors, mut located, mut templates) = (0, 0, 0, 0);
+    for project in &projects {
+        let crds = Path::new("crds").join(project);
+        let inst = Path::new("instances").join(project);
+        let args = [Path::new("--crds"), &crds, &inst];
+        let plain = check_json(&args, &corpus);
+        let validated = check_json_with(&args, &corpus, true);
+        assert_eq!(plain.len(), validated.len());
+        for (p, v) in plain.iter().zip(&validated) {
+            if p.get("summary").is_some() {
+                assert_eq!(v["summary"]["valueValidation"], true);
+                continue;
+            }
+            // Validation comes after decoding: what decoding found stays.
+            assert_eq!(p["unknownFields"], v["unknownFields"], "{}", p["file"]);
+            assert_eq!(p["duplicateFields"], v["duplicateFields"], "{}", p["file"]);
+            let errs = v["validationErrors"].as_array().unwrap();
+            if errs.is_empty() {
+                continue;
+            }
+            refused += 1;
+            assert_eq!(
+                p["outcome"], "ok",
+                "{}: refused by decoding and by validation",
+                p["file"]
+            );
+            let message = v["messages"][0].as_str().unwrap();
+            assert!(message.contains(" is invalid: "), "{message}");
+            let file = corpus.join(v["file"].as_str().unwrap());
+            if std::fs::read_to_string(&file).unwrap().contains("${") {
+                templates += 1;
+            }
+            for e in errs {
+                errors += 1;
+                let path = e["path"].as_str().unwrap();
+                assert!(message.contains(e["message"].as_str().unwrap()), "{message}");
+                if e["line"].is_u64() {
+                    located += 1;
+                } else {
+                    assert!(path == "<nil>" || !e["message"].as_str().unwrap().is_empty());
+                }
+            }
+        }
+    }
+    announce(&format!(
+        "kstruct check with validation, corpus: {refused} of the instances refused ({templates} of them templates with ${{VAR}} placeholders), \
+         {errors} validation errors, {located} located at a line and column"
     ));
 }
