@@ -105,6 +105,10 @@ pub(crate) struct CheckArgs {
     /// enums, required fields, names...) as a create would.
     #[arg(long)]
     pub(crate) skip_validation: bool,
+    /// The largest request body, in bytes, the API server accepts (its default, 3 MiB);
+    /// larger documents get its `Request entity too large` answer.
+    #[arg(long, value_name = "BYTES", default_value_t = 3 * 1024 * 1024)]
+    pub(crate) max_body_size: usize,
     /// How to report: `text` (diagnostics for people), `json` (JSON Lines, one per
     /// document, then a summary), `junit`, `sarif`, or `yaml` (what the server would store,
     /// as a YAML stream; diagnostics on standard error).

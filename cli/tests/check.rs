@@ -613,3 +613,23 @@ status: {ready: true}
         out(&o)
     );
 }
+
+#[test]
+fn bodies_over_the_servers_limit_are_refused() {
+    let big = format!(
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata: {{name: big}}\nspec: {{replicas: 1}}\n# {}\n",
+        "x".repeat(200)
+    );
+    let d = dir(&[("crds.yaml", CRD), ("big.yaml", &big)]);
+    let o = check_in(&d, &["--crds", "crds.yaml", "big.yaml", "--max-body-size", "100"], "");
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        out(&o).lines().take(2).collect::<Vec<_>>(),
+        [
+            "big.yaml:1:1: error: Request entity too large: limit is 100",
+            "big.yaml:1:1: note: the document is 285 bytes; --max-body-size raises the limit",
+        ]
+    );
+    let o = check_in(&d, &["--crds", "crds.yaml", "big.yaml"], "");
+    assert_eq!(code(&o), 0, "{}", out(&o));
+}

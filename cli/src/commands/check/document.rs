@@ -385,6 +385,17 @@ struct Target<'a> {
 }
 
 fn check_object(r: &mut Report, value: &Value, target: &Target<'_>, catalog: &Catalog, settings: &Settings) {
+    if target.body.len() > settings.max_body {
+        // The API server reads at most this much of a request body (`limitedReadBody`).
+        r.outcome = Outcome::Error;
+        r.messages
+            .push(format!("Request entity too large: limit is {}", settings.max_body));
+        r.hint = Some(format!(
+            "the document is {} bytes; --max-body-size raises the limit",
+            target.body.len()
+        ));
+        return;
+    }
     let (Some(api_version), Some(kind)) = (r.api_version.clone(), r.kind.clone()) else {
         // No kind or apiVersion: the server's answer to it.
         reject_unreadable(r, target.body, target.format);

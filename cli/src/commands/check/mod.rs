@@ -173,6 +173,8 @@ pub struct Settings {
     pub ignore_missing_crds: bool,
     /// Validate values as a create does.
     pub validate: bool,
+    /// The largest request body the server reads.
+    pub max_body: usize,
     /// Keep the stored object and the input in reports.
     pub keep_objects: bool,
 }
@@ -190,6 +192,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitOutcome, String> {
             .collect(),
         ignore_missing_crds: args.ignore_missing_crds,
         validate: !args.skip_validation,
+        max_body: args.max_body_size,
         keep_objects: args.show.is_some() || args.output == OutputArg::Yaml,
     };
     let collected = collect::collect(&args.crds, &args.paths, &excludes);
