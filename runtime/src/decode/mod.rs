@@ -342,6 +342,7 @@ fn create<R: Resolve + ?Sized>(target: &R, object: &mut Value, namespace: Option
             invalid,
         })
     };
+    validation::wipe_system_fields(object);
     validation::apply_request_namespace(object, ctx.namespaced, namespace).map_err(|m| reject(m, None))?;
     generate_name(object);
     validation::prepare_for_create(object, ctx.status_subresource);

@@ -89,6 +89,23 @@ fn set_meta(map: &mut Map<String, Value>, key: &str, value: Option<Value>) {
     }
 }
 
+/// The create handler's `WipeObjectMetaSystemFields`: `creationTimestamp`, `uid`,
+/// `deletionTimestamp`, `deletionGracePeriodSeconds` and `selfLink` a client sent are dropped
+/// (the server then sets a new `uid` and `creationTimestamp`, which cannot be predicted).
+pub fn wipe_system_fields(obj: &mut Value) {
+    if let Some(Value::Object(meta)) = obj.get_mut("metadata") {
+        for key in [
+            "creationTimestamp",
+            "uid",
+            "deletionTimestamp",
+            "deletionGracePeriodSeconds",
+            "selfLink",
+        ] {
+            meta.remove(key);
+        }
+    }
+}
+
 /// The strategy's `PrepareForCreate`: `status` dropped when the status subresource is on,
 /// `metadata.generation` set to 1.
 pub fn prepare_for_create(obj: &mut Value, status_subresource: bool) {
@@ -459,6 +476,14 @@ properties:
                 r#"metadata.finalizers: "cleanup": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers"#,
             ]
         );
+    }
+
+    #[test]
+    fn system_fields_are_wiped() {
+        let mut obj = json!({"metadata": {"name": "w", "uid": "u", "creationTimestamp": "2020-01-01T00:00:00Z",
+            "deletionTimestamp": "2020-01-01T00:00:00Z", "deletionGracePeriodSeconds": 3, "selfLink": "/x", "generation": 4}});
+        wipe_system_fields(&mut obj);
+        assert_eq!(obj, json!({"metadata": {"name": "w", "generation": 4}}));
     }
 
     #[test]

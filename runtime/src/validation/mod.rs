@@ -37,7 +37,7 @@ use kstruct_schema::field::{FieldError, Path};
 
 pub use create::{
     CreateContext, apply_request_namespace, create_warnings, has_cel_rules, invalid_message, prepare_for_create,
-    validate_create,
+    validate_create, wipe_system_fields,
 };
 pub(crate) use node::Node;
 pub(crate) use openapi::Mode;
