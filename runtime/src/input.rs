@@ -1,5 +1,7 @@
 //! Reading a stream of objects (JSON values or YAML documents) as kubectl reads manifests.
 
+use std::path::{Path, PathBuf};
+
 use serde_json::Value;
 
 use kstruct_schema::yaml;
@@ -244,6 +246,47 @@ fn split_yaml_stream<'a>(bytes: &'a [u8], origin: &str) -> Vec<RawDocument<'a>> 
         });
     }
     if single { whole_if_single(bytes, docs) } else { docs }
+}
+
+/// Every `.yaml`, `.yml` and `.json` file below `dir` (recursively, in path order), leaving
+/// out files and directories `skip` names; beside them, each directory that could not be read,
+/// with why. This is how `kstruct lint`, `kstruct check` and
+/// [`Registry::load_dir`](crate::Registry::load_dir) read directories.
+pub fn manifest_files(dir: &Path, skip: &dyn Fn(&Path) -> bool) -> (Vec<PathBuf>, Vec<(PathBuf, std::io::Error)>) {
+    let mut files = Vec::new();
+    let mut unreadable = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        let entries = match std::fs::read_dir(&d) {
+            Ok(e) => e,
+            Err(e) => {
+                unreadable.push((d, e));
+                continue;
+            }
+        };
+        for entry in entries {
+            let path = match entry {
+                Ok(entry) => entry.path(),
+                Err(e) => {
+                    unreadable.push((d.clone(), e));
+                    continue;
+                }
+            };
+            if skip(&path) {
+                continue;
+            }
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path
+                .extension()
+                .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
+            {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    (files, unreadable)
 }
 
 #[cfg(test)]

@@ -216,26 +216,10 @@ impl Registry {
     /// The first file that cannot be read or holds a CRD that cannot be used, named with its
     /// path (and line).
     pub fn load_dir(&mut self, dir: &Path) -> Result<usize, Error> {
-        let mut files = Vec::new();
-        let mut dirs = vec![dir.to_path_buf()];
-        while let Some(d) = dirs.pop() {
-            let io = |source| Error::Io {
-                path: d.clone(),
-                source,
-            };
-            for entry in std::fs::read_dir(&d).map_err(io)? {
-                let path = entry.map_err(io)?.path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path
-                    .extension()
-                    .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
-                {
-                    files.push(path);
-                }
-            }
+        let (files, unreadable) = input::manifest_files(dir, &|_| false);
+        if let Some((path, source)) = unreadable.into_iter().next() {
+            return Err(Error::Io { path, source });
         }
-        files.sort();
         let mut added = 0;
         for f in files {
             added += self.load_file(&f)?;

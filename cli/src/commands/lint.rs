@@ -81,23 +81,11 @@ fn expand(p: &FsPath) -> Result<Vec<PathBuf>, String> {
     if p.as_os_str() == "-" || !p.is_dir() {
         return Ok(vec![p.to_path_buf()]);
     }
-    let mut out = Vec::new();
-    walk(p, &mut out)?;
-    out.sort();
-    Ok(out)
-}
-
-fn walk(dir: &FsPath, out: &mut Vec<PathBuf>) -> Result<(), String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    for entry in entries {
-        let p = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
-        if p.is_dir() {
-            walk(&p, out)?;
-        } else if p.extension().is_some_and(|e| e == "yaml" || e == "yml" || e == "json") {
-            out.push(p);
-        }
+    let (files, unreadable) = kstruct::input::manifest_files(p, &|_| false);
+    match unreadable.into_iter().next() {
+        Some((dir, e)) => Err(format!("{}: {e}", dir.display())),
+        None => Ok(files),
     }
-    Ok(())
 }
 
 fn lint_input(input: &Input, schema_mode: bool, linted: &mut Vec<Linted>) {

@@ -48,24 +48,9 @@ impl Failure {
     }
 }
 
-/// Which format a body is in: JSON when its first non-space byte is `{`, else YAML.
-pub(super) fn sniff(body: &[u8], format: BodyFormat) -> BodyFormat {
-    match format {
-        BodyFormat::Auto => {
-            let first = body.iter().find(|b| !b.is_ascii_whitespace());
-            if first == Some(&b'{') {
-                BodyFormat::Json
-            } else {
-                BodyFormat::Yaml
-            }
-        }
-        f => f,
-    }
-}
-
 /// Reads `body` as the serializer does; `strict` is fieldValidation Strict or Warn.
 pub(super) fn read(body: &[u8], format: BodyFormat, strict: bool) -> Result<Read, Failure> {
-    match sniff(body, format) {
+    match format.resolve(body) {
         BodyFormat::Yaml => read_yaml(body, strict),
         _ => read_json(body, strict),
     }

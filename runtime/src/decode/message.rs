@@ -85,8 +85,14 @@ pub(super) fn warnings(errors: &[String]) -> Vec<String> {
 
 /// `unstructured.NestedString`'s error for a value that is not a string.
 pub(super) fn accessor_error(field: &str, v: &Value) -> String {
+    nested_accessor_error(field, v, "string")
+}
+
+/// The error of `unstructured`'s nested accessors (`NestedString`, `NestedInt64`, and
+/// `NestedFieldNoCopy` on a step that is not a map) for `v` at the dotted `fields`.
+pub(crate) fn nested_accessor_error(fields: &str, v: &Value, expected: &str) -> String {
     format!(
-        ".{field} accessor error: {} is of the type {}, expected string",
+        ".{fields} accessor error: {} is of the type {}, expected {expected}",
         go_v(v),
         crate::objectmeta::go_type_name(v)
     )

@@ -49,7 +49,7 @@
 
 mod body;
 mod coercer;
-mod message;
+pub(crate) mod message;
 
 use serde_json::Value;
 
@@ -85,6 +85,22 @@ pub enum FieldValidation {
 }
 
 impl BodyFormat {
+    /// The format `body` is read in: `Json` or `Yaml` as given; for `Auto`, JSON when the
+    /// body's first non-space byte is `{`, YAML otherwise.
+    ///
+    /// ```
+    /// use kstruct::BodyFormat;
+    /// assert_eq!(BodyFormat::Auto.resolve(b"  {\"a\": 1}"), BodyFormat::Json);
+    /// assert_eq!(BodyFormat::Auto.resolve(b"a: 1"), BodyFormat::Yaml);
+    /// ```
+    pub fn resolve(self, body: &[u8]) -> BodyFormat {
+        match self {
+            BodyFormat::Auto if body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') => BodyFormat::Json,
+            BodyFormat::Auto => BodyFormat::Yaml,
+            f => f,
+        }
+    }
+
     /// The format of a request body by its `Content-Type` header, as the API server
     /// negotiates it for custom resources: `application/json` and `application/yaml`
     /// (parameters such as `charset` ignored, media types compared case-insensitively); an

@@ -83,7 +83,7 @@ pub(super) fn build(text: &[u8]) -> Option<SourceMap> {
                 if b.wants_key() {
                     b.key(&s, at);
                 } else {
-                    b.add(Node::Scalar, at, None);
+                    b.add(Node::Scalar, at);
                 }
                 i = end;
             }
@@ -97,7 +97,7 @@ pub(super) fn build(text: &[u8]) -> Option<SourceMap> {
                     // Not JSON (keys are strings); the decoder says so.
                     return None;
                 }
-                b.add(Node::Scalar, at, None);
+                b.add(Node::Scalar, at);
                 i += len.max(1);
             }
         }

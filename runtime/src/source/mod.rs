@@ -119,11 +119,7 @@ impl SourceMap {
     /// The map of a request body in `format` (`Auto`: JSON when the first non-space byte is
     /// `{`, as the API server's clients decide).
     pub fn new(text: &[u8], format: BodyFormat) -> Option<SourceMap> {
-        let json = match format {
-            BodyFormat::Json => true,
-            BodyFormat::Yaml => false,
-            BodyFormat::Auto => text.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{'),
-        };
+        let json = format.resolve(text) == BodyFormat::Json;
         if json {
             SourceMap::json(text)
         } else {
@@ -350,12 +346,11 @@ enum Open {
 }
 
 impl Builder {
-    /// A new node at `at`: placed in the open container (as a key when a mapping waits for
-    /// one; `key_text` is then its key). Returns its id.
-    fn add(&mut self, node: Node, at: Position, key_text: Option<&str>) -> NodeId {
+    /// A new node at `at`, placed in the open container. Returns its id.
+    fn add(&mut self, node: Node, at: Position) -> NodeId {
         let id = self.nodes.len();
         self.nodes.push(node);
-        self.place(id, at, key_text);
+        self.place(id, at);
         id
     }
 
@@ -371,8 +366,10 @@ impl Builder {
         }
     }
 
-    /// Places an existing node (an alias's target, or a new one) in the open container.
-    fn place(&mut self, id: NodeId, at: Position, key_text: Option<&str>) {
+    /// Places an existing node (an alias's target, or a new one) in the open container. A
+    /// node where a mapping waits for a key (a YAML complex key or alias key) is the key `""`:
+    /// scalar keys come through [`key`](Builder::key).
+    fn place(&mut self, id: NodeId, at: Position) {
         match self.open.last_mut() {
             None => {
                 if self.root.is_none() {
@@ -381,7 +378,7 @@ impl Builder {
             }
             Some(Open::Seq { items, .. }) => items.push(Item { at, value: id }),
             Some(Open::Map { entries, key, .. }) => match key.take() {
-                None => *key = Some((key_text.unwrap_or_default().to_string(), at)),
+                None => *key = Some((String::new(), at)),
                 Some((k, key_at)) => entries.push(Entry {
                     key: k,
                     at: key_at,
@@ -394,7 +391,7 @@ impl Builder {
 
     /// Opens a mapping or sequence at `at`; returns its id.
     fn open(&mut self, map: bool, at: Position) -> NodeId {
-        let id = self.add(Node::Scalar, at, None);
+        let id = self.add(Node::Scalar, at);
         self.open.push(if map {
             Open::Map {
                 node: id,

@@ -26,7 +26,7 @@ pub(super) fn build(text: &[u8]) -> Option<SourceMap> {
                 if b.wants_key() {
                     b.key(&value, pos);
                 } else {
-                    let id = b.add(Node::Scalar, pos, None);
+                    let id = b.add(Node::Scalar, pos);
                     if anchor != 0 {
                         anchors.insert(anchor, id);
                     }
@@ -44,9 +44,9 @@ pub(super) fn build(text: &[u8]) -> Option<SourceMap> {
             Event::Alias(anchor) => {
                 let pos = at(&span);
                 match anchors.get(&anchor) {
-                    Some(&id) if !b.wants_key() => b.place(id, pos, None),
+                    Some(&id) if !b.wants_key() => b.place(id, pos),
                     _ => {
-                        b.add(Node::Scalar, pos, Some(""));
+                        b.add(Node::Scalar, pos);
                     }
                 }
             }

@@ -9,6 +9,7 @@ use kstruct_schema::crd::ScaleSubresource;
 use kstruct_schema::field::{BadValue, ErrorKind, FieldError, Path};
 use kstruct_schema::names::is_dns1123_subdomain;
 
+use crate::decode::message::nested_accessor_error;
 use crate::objectmeta::{self, GetOptions, path_segment_name, validate_object_meta};
 use crate::validation::{validate_list_types, validate_value};
 
@@ -295,11 +296,10 @@ fn nested<'a>(obj: &'a Value, path: &str) -> Result<Option<&'a Value>, String> {
                 Some(next) => v = next,
             },
             other => {
-                return Err(format!(
-                    ".{} accessor error: {} is of the type {}, expected map[string]interface{{}}",
-                    fields[..=i].join("."),
-                    go_v(other),
-                    crate::objectmeta::go_type_name(other)
+                return Err(nested_accessor_error(
+                    &fields[..=i].join("."),
+                    other,
+                    "map[string]interface{}",
                 ));
             }
         }
@@ -308,48 +308,15 @@ fn nested<'a>(obj: &'a Value, path: &str) -> Result<Option<&'a Value>, String> {
 }
 
 fn type_error(path: &str, v: &Value, expected: &str) -> String {
-    let fields = path.strip_prefix('.').unwrap_or(path);
-    format!(
-        ".{fields} accessor error: {} is of the type {}, expected {expected}",
-        go_v(v),
-        crate::objectmeta::go_type_name(v)
-    )
-}
-
-/// Go's `%v` of a decoded JSON value.
-fn go_v(v: &Value) -> String {
-    match v {
-        Value::Null => "<nil>".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) => i.to_string(),
-            None => kstruct_schema::go::format_float_g(n.as_f64().unwrap_or(f64::NAN)),
-        },
-        Value::String(s) => s.clone(),
-        Value::Array(items) => format!("[{}]", items.iter().map(go_v).collect::<Vec<_>>().join(" ")),
-        Value::Object(m) => format!(
-            "map[{}]",
-            m.iter()
-                .map(|(k, v)| format!("{k}:{}", go_v(v)))
-                .collect::<Vec<_>>()
-                .join(" ")
-        ),
-    }
+    nested_accessor_error(path.strip_prefix('.').unwrap_or(path), v, expected)
 }
 
 /// Whether any node of `s` has `x-kubernetes-validations` (the server builds a CEL validator
 /// only then). kstruct does not evaluate them.
 pub fn has_cel_rules(s: &Structural) -> bool {
-    let mut stack = vec![s];
-    while let Some(s) = stack.pop() {
-        if s.x_validations.as_ref().is_some_and(|r| !r.is_empty()) {
-            return true;
-        }
-        stack.extend(s.properties.values());
-        stack.extend(s.items.as_deref());
-        stack.extend(s.additional_properties.as_ref().and_then(|a| a.schema()));
-    }
-    false
+    let mut found = false;
+    s.walk(&mut |n| found |= n.x_validations.as_ref().is_some_and(|r| !r.is_empty()));
+    found
 }
 
 /// The errors that stop CEL rules from running (`hasBlockingErr`).

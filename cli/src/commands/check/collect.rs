@@ -121,33 +121,11 @@ fn expand(p: &Path, excludes: &Excludes, unreadable: &mut usize) -> Vec<PathBuf>
     if !p.is_dir() {
         return vec![p.to_path_buf()];
     }
-    let mut files = Vec::new();
-    let mut dirs = vec![p.to_path_buf()];
-    while let Some(d) = dirs.pop() {
-        let entries = match std::fs::read_dir(&d) {
-            Ok(e) => e,
-            Err(e) => {
-                eprintln!("kstruct: {}: {e}", d.display());
-                *unreadable += 1;
-                continue;
-            }
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if excludes.excluded(&path) {
-                continue;
-            }
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path
-                .extension()
-                .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
-            {
-                files.push(path);
-            }
-        }
+    let (files, unreadable_dirs) = kstruct::input::manifest_files(p, &|path| excludes.excluded(path));
+    for (dir, e) in unreadable_dirs {
+        eprintln!("kstruct: {}: {e}", dir.display());
+        *unreadable += 1;
     }
-    files.sort();
     files
 }
 

@@ -212,11 +212,7 @@ fn item_start(map: Option<&SourceMap>, i: usize, doc_start: Position) -> Positio
 
 /// Reads a document as a value, without strictness: `None` when it does not read.
 fn read_value(body: &[u8], format: BodyFormat) -> Option<Value> {
-    let json = match format {
-        BodyFormat::Json => true,
-        BodyFormat::Yaml => false,
-        BodyFormat::Auto => body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{'),
-    };
+    let json = format.resolve(body) == BodyFormat::Json;
     if json {
         kstruct::json::decode(body).ok().map(|d| d.value)
     } else {
@@ -352,11 +348,7 @@ fn reject_unreadable(r: &mut Report, body: &[u8], format: BodyFormat) {
 
 /// A JSON error's column counts bytes; people count characters.
 fn char_position(body: &[u8], line: usize, column: usize, format: BodyFormat) -> Position {
-    let json = match format {
-        BodyFormat::Json => true,
-        BodyFormat::Yaml => false,
-        BodyFormat::Auto => body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{'),
-    };
+    let json = format.resolve(body) == BodyFormat::Json;
     if !json {
         return Position { line, column };
     }
@@ -535,9 +527,12 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
                     })
                     .collect();
             }
-            if !rejection.strict_errors.is_empty() || !r.validation_errors.is_empty() {
-                // The strict error names the fields; the Warn path gives them one by one (and
-                // under Warn, the warnings that came with the refusal).
+            // The strict error names the fields; the Warn path gives them one by one. A
+            // validation refusal under Warn hides the unknown fields it warned about; under
+            // Strict it means there were none, and Ignore tracks none.
+            let warned_then_refused =
+                !r.validation_errors.is_empty() && settings.field_validation == FieldValidation::Warn;
+            if !rejection.strict_errors.is_empty() || warned_then_refused {
                 let warn = DecodeOptions {
                     field_validation: FieldValidation::Warn,
                     format: target.format,
@@ -554,9 +549,7 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
     if settings.keep_objects {
         r.input = Some(value.clone());
     }
-    let Some(found) = paths else {
-        return;
-    };
+    let found = paths.unwrap_or_default();
     let yaml_duplicates = r.messages.iter().any(|m| m.contains("already set in map"));
     if found.unknown_fields.is_empty()
         && found.duplicate_fields.is_empty()
