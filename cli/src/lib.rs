@@ -107,7 +107,7 @@ pub(crate) struct CheckArgs {
     pub(crate) skip_validation: bool,
     /// The largest request body, in bytes, the API server accepts (its default, 3 MiB);
     /// larger documents get its `Request entity too large` answer.
-    #[arg(long, value_name = "BYTES", default_value_t = 3 * 1024 * 1024)]
+    #[arg(long, value_name = "BYTES", default_value_t = kstruct::decode::API_SERVER_MAX_BODY_SIZE)]
     pub(crate) max_body_size: usize,
     /// How to report: `text` (diagnostics for people), `json` (JSON Lines, one per
     /// document, then a summary), `junit`, `sarif`, or `yaml` (what the server would store,
@@ -266,6 +266,10 @@ struct DecodeArgs<D: Args> {
     /// The request's namespace, for `--validate` (default: the object's own, or `default`).
     #[arg(long, value_name = "NS", requires = "validate")]
     namespace: Option<String>,
+    /// The largest request body, in bytes, accepted as the API server accepts it (its default,
+    /// 3 MiB); larger documents get its `Request entity too large` answer.
+    #[arg(long, value_name = "BYTES", default_value_t = kstruct::decode::API_SERVER_MAX_BODY_SIZE, conflicts_with = "storage")]
+    max_body_size: usize,
     /// Print one report per document: {"error", "object", "unknownFields", "warnings"}.
     #[arg(long)]
     report: bool,
@@ -289,6 +293,7 @@ impl<D: Args> DecodeArgs<D> {
         commands::decode::Mode {
             validate: self.validate,
             namespace: self.namespace.clone(),
+            max_body_size: self.max_body_size,
             field_validation: self.field_validation.into(),
             storage: self.storage,
             report: self.report,

@@ -763,4 +763,9 @@ spec:
     // Without --validate, decoding alone.
     let o = kstruct(&["decode", "--crd", crd, "--report"], bodies);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
+    // Bodies over the request limit: the server's 413 text.
+    let o = kstruct(&["decode", "--crd", crd, "--max-body-size", "110", "--report"], bodies);
+    let lines: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[0]["error"], serde_json::Value::Null, "{}", stdout(&o));
+    assert_eq!(lines[1]["error"], "Request entity too large: limit is 110");
 }

@@ -629,8 +629,9 @@ mod tests {
     #[test]
     fn deep_schemas_check_for_stack_room_every_few_levels() {
         let code = Config::new().schema("deep", &chain(40)).generate().unwrap();
-        // Heights 16 and 32 of three walks (prune, nulls, default) and the resource-root prune.
-        assert_eq!(code.matches("rt::grow(||").count(), 6, "{code}");
+        // Heights 16 and 32 of four walks (prune, nulls, default, value validation) and the
+        // resource-root prune.
+        assert_eq!(code.matches("rt::grow(||").count(), 8, "{code}");
         let shallow = Config::new().schema("shallow", &chain(15)).generate().unwrap();
         assert!(!shallow.contains("rt::grow"));
     }
@@ -644,9 +645,15 @@ mod tests {
         .unwrap();
         let (code, stats) = Config::new().schema("s", &schema).generate_with_stats().unwrap();
         // Root and {x}; x is a leaf. Walks: root prune, resource prune, nulls; {x} prune, nulls.
+        // Validation tells a and b apart (string and integer x): five checks.
         assert_eq!(
-            (stats.schema_nodes, stats.distinct_nodes, stats.functions),
-            (5, 3, 5),
+            (
+                stats.schema_nodes,
+                stats.distinct_nodes,
+                stats.validation_nodes,
+                stats.functions
+            ),
+            (5, 3, 5, 10),
             "{code}"
         );
         assert!(

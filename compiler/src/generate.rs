@@ -13,6 +13,7 @@ use crate::emit::{Emitter, Walk};
 use crate::graph::{Graph, NodeId};
 use crate::names::{self, Scope};
 use crate::source::Sources;
+use crate::validation;
 
 /// What generating took.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -25,6 +26,8 @@ pub struct Stats {
     pub schema_nodes: usize,
     /// Distinct nodes once identical sub-schemas are shared.
     pub distinct_nodes: usize,
+    /// Distinct validation nodes (value validations make more nodes differ).
+    pub validation_nodes: usize,
     /// Functions emitted.
     pub functions: usize,
     /// Distinct default values.
@@ -40,26 +43,43 @@ enum Root {
     Node {
         id: NodeId,
         default_pruning_error: Option<String>,
+        /// The root of its validation.
+        check: validation::graph::NodeId,
+        /// The schema has CEL rules.
+        rules: bool,
     },
     NoSchema,
     Broken(String),
 }
 
-fn add_root(graph: &mut Graph, schema: Option<Structural>, prune_defaults: bool) -> Root {
+fn add_root(graphs: &mut Graphs, schema: Option<Structural>, prune_defaults: bool) -> Root {
     let Some(mut s) = schema else { return Root::NoSchema };
+    let check = graphs.validation.add(&s, "");
+    let rules = kstruct::validation::has_cel_rules(&s);
     let default_pruning_error = if prune_defaults {
         kstruct::interpreter::prune_defaults(&mut s).err()
     } else {
         None
     };
     Root::Node {
-        id: graph.add(&s, ""),
+        id: graphs.walks.add(&s, ""),
         default_pruning_error,
+        check,
+        rules,
     }
+}
+
+/// The two graphs of the compiled schemas: pruning, defaulting and coercion; validation.
+#[derive(Default)]
+struct Graphs {
+    walks: Graph,
+    validation: validation::graph::Graph,
 }
 
 struct Version {
     name: String,
+    status_subresource: bool,
+    scale: Option<kstruct::schema::crd::ScaleSubresource>,
     type_name: Ident,
     module: Ident,
     root: Root,
@@ -70,6 +90,7 @@ struct Crd {
     group: String,
     kind: String,
     preserve_unknown_fields: bool,
+    namespaced: bool,
     module: Ident,
     versions: Vec<Version>,
 }
@@ -79,7 +100,7 @@ fn ident(s: &str) -> Ident {
 }
 
 pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stats), Error> {
-    let mut graph = Graph::default();
+    let mut graphs = Graphs::default();
     let mut stats = Stats::default();
     let mut top = Scope::default();
     top.unique("__nodes".into());
@@ -106,7 +127,7 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
         let mut versions = Vec::new();
         for v in &crd.versions {
             let root = match v.structural() {
-                Ok(s) => add_root(&mut graph, s, !crd.preserve_unknown_fields),
+                Ok(s) => add_root(&mut graphs, s, !crd.preserve_unknown_fields),
                 Err(e) => {
                     stats
                         .warnings
@@ -116,6 +137,8 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
             };
             versions.push(Version {
                 name: v.name.clone(),
+                status_subresource: v.status_subresource,
+                scale: v.scale.clone(),
                 type_name: ident("_"),
                 module: ident("_"),
                 root,
@@ -126,6 +149,7 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
             group: crd.group.clone(),
             kind: crd.kind.clone(),
             preserve_unknown_fields: crd.preserve_unknown_fields,
+            namespaced: crd.scope == "Namespaced",
             module,
             versions,
         });
@@ -159,7 +183,7 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
             return Err(Error::Duplicate(format!("schema name {:?} is given twice", s.name)));
         }
         let root = match &s.schema {
-            Ok(schema) => add_root(&mut graph, schema.clone(), prune_defaults),
+            Ok(schema) => add_root(&mut graphs, schema.clone(), prune_defaults),
             Err(why) => Root::Broken(why.clone()),
         };
         schemas.push((
@@ -170,8 +194,12 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
     }
     schemas.sort_by(|a, b| a.0.cmp(&b.0));
 
-    check_constants(&graph)?;
-    let mut emitter = Emitter::new(&graph);
+    check_constants(graphs.walks.constants.iter().chain(&graphs.validation.constants))?;
+    let graph = &graphs.walks;
+    let mut emitter = Emitters {
+        walks: Emitter::new(graph),
+        validation: validation::emit::Emitter::new(&graphs.validation),
+    };
 
     // Group modules.
     let mut groups: BTreeMap<Ident, BTreeMap<Ident, Vec<TokenStream>>> = BTreeMap::new();
@@ -251,6 +279,7 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
     // The registry.
     let crd_entries = crds.iter().map(|crd| {
         let (name, group, kind, preserve) = (&crd.name, &crd.group, &crd.kind, crd.preserve_unknown_fields);
+        let namespaced = crd.namespaced;
         let module = &crd.module;
         let versions = crd.versions.iter().map(|v| {
             let vname = &v.name;
@@ -259,7 +288,23 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
                 Root::Broken(e) => quote! { Err(#e) },
                 _ => quote! { Ok(&#module::#vmod::#ty) },
             };
-            quote! { rt::CompiledVersion { name: #vname, pipeline: #pipeline } }
+            let status = v.status_subresource;
+            let scale = match &v.scale {
+                Some(s) => {
+                    let (spec, status) = (&s.spec_replicas_path, &s.status_replicas_path);
+                    let selector = match &s.label_selector_path {
+                        Some(p) => quote!(Some(#p)),
+                        None => quote!(None),
+                    };
+                    quote! {
+                        Some(rt::ScalePaths { spec_replicas: #spec, status_replicas: #status, label_selector: #selector })
+                    }
+                }
+                None => quote!(None),
+            };
+            quote! {
+                rt::CompiledVersion { name: #vname, pipeline: #pipeline, status_subresource: #status, scale: #scale }
+            }
         });
         quote! {
             rt::CompiledCrd {
@@ -267,6 +312,7 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
                 group: #group,
                 kind: #kind,
                 preserve_unknown_fields: #preserve,
+                namespaced: #namespaced,
                 versions: &[#(#versions),*],
             }
         }
@@ -279,7 +325,8 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
         quote! { rt::CompiledSchema { name: #name, pipeline: #pipeline } }
     });
 
-    let (nodes, functions) = emitter.finish();
+    let (nodes, functions) = emitter.walks.finish();
+    let (checks, check_functions) = emitter.validation.finish();
     let (major, minor) = version();
     let (major, minor) = (
         proc_macro2::Literal::u64_unsuffixed(major),
@@ -299,11 +346,15 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
         #schema_module
 
         /// The walks of every distinct schema node, shared by all pipelines above.
+        // Nested `if let`s stay nested: let chains would need the 2024 edition, and this file
+        // builds in any edition.
+        #[allow(clippy::collapsible_if)]
         mod __nodes {
             use ::kstruct::compiled::v1 as rt;
             use rt::Value;
 
             #nodes
+            #checks
         }
     };
     let syntax: syn::File = syn::parse2(file).map_err(|e| Error::Input(format!("internal error: {e}")))?;
@@ -315,7 +366,8 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
     stats.pipelines = crds.iter().map(|c| c.versions.len()).sum::<usize>() + schemas.len();
     stats.schema_nodes = graph.schema_nodes;
     stats.distinct_nodes = graph.nodes.len();
-    stats.functions = functions;
+    stats.functions = functions + check_functions;
+    stats.validation_nodes = graphs.validation.nodes.len();
     stats.constants = graph.constants.len();
     stats.lines = code.lines().count();
     Ok((code, stats))
@@ -345,9 +397,16 @@ fn header(sources: &Sources) -> String {
     h
 }
 
-/// Every default must come back exactly as it was from the text the generated code holds.
-fn check_constants(graph: &Graph) -> Result<(), Error> {
-    for text in &graph.constants {
+/// Both emitters, filling one module of node functions.
+struct Emitters<'g> {
+    walks: Emitter<'g>,
+    validation: validation::emit::Emitter<'g>,
+}
+
+/// Every default and enum list must come back exactly as it was from the text the generated
+/// code holds.
+fn check_constants<'a>(constants: impl Iterator<Item = &'a String>) -> Result<(), Error> {
+    for text in constants {
         let back = kstruct::json::decode(text.as_bytes()).map(|d| d.value);
         let original: Result<serde_json::Value, _> = serde_json::from_str(text);
         let same = match (&back, &original) {
@@ -367,7 +426,7 @@ fn check_constants(graph: &Graph) -> Result<(), Error> {
 
 #[allow(clippy::too_many_arguments)]
 fn pipeline_type(
-    emitter: &mut Emitter<'_>,
+    emitter: &mut Emitters<'_>,
     type_name: &Ident,
     doc: &str,
     root: &Root,
@@ -395,7 +454,27 @@ fn pipeline_type(
         Root::Node {
             id,
             default_pruning_error,
+            check,
+            rules,
         } => {
+            let validate = {
+                use validation::emit::Walk as V;
+                let values = emitter.validation.request(V::Check, *check).map(|f| quote!(#nodes::#f));
+                let mut walk = |w| match emitter.validation.request(w, *check) {
+                    Some(f) => quote!(Some(#nodes::#f)),
+                    None => quote!(None),
+                };
+                let (embedded, lists) = (walk(V::Embedded), walk(V::Lists));
+                quote! {
+                    fn validate(&self, value: &Value) -> rt::SchemaErrors {
+                        rt::validate(value, #values, #embedded, #lists)
+                    }
+                    fn has_validation_rules(&self) -> bool {
+                        #rules
+                    }
+                }
+            };
+            let emitter = &mut emitter.walks;
             let walk = match emitter.request(Walk::Prune, *id) {
                 Some(f) => quote!(#nodes::#f),
                 None => quote!(|v, cx| cx.leaf(v)),
@@ -432,6 +511,7 @@ fn pipeline_type(
                 fn prune(&self, value: &mut Value, options: rt::PruneOptions) -> rt::PruneReport {
                     rt::prune(value, options, #walk, #resource)
                 }
+                #validate
                 #nulls
                 #default
                 #coerce
@@ -447,6 +527,12 @@ fn pipeline_type(
             fn default(&self, _: &mut Value) {}
             fn coerce_embedded(&self, _: &mut Value, _: rt::CoerceOptions) -> Result<Vec<String>, rt::FieldError> {
                 Ok(Vec::new())
+            }
+            fn validate(&self, value: &Value) -> rt::SchemaErrors {
+                rt::NoSchema.validate(value)
+            }
+            fn has_validation_rules(&self) -> bool {
+                false
             }
         },
     };

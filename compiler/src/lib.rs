@@ -41,6 +41,7 @@ mod generate;
 mod graph;
 mod names;
 mod source;
+mod validation;
 
 use std::path::{Path, PathBuf};
 

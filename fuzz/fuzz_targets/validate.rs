@@ -8,53 +8,7 @@ use kstruct::{DecodeOptions, Error, FieldValidation, RegisteredCrd};
 use libfuzzer_sys::fuzz_target;
 use std::sync::LazyLock;
 
-const CRD_YAML: &str = r#"
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.com}
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {kind: Widget, plural: widgets}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    subresources:
-      status: {}
-      scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas, labelSelectorPath: .status.selector}
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            required: [size]
-            x-kubernetes-validations: [{rule: 'self.size < 10'}]
-            properties:
-              size: {type: integer, minimum: 1, maximum: 9, multipleOf: 1}
-              replicas: {type: integer}
-              mode: {type: string, enum: [a, b], pattern: '^[ab]$', maxLength: 1}
-              ip: {type: string, format: ipv4}
-              when: {type: string, format: date-time}
-              ratio: {type: number, exclusiveMaximum: true, maximum: 1}
-              tags: {type: array, maxItems: 3, x-kubernetes-list-type: set, items: {type: string, minLength: 1}}
-              ports:
-                type: array
-                x-kubernetes-list-type: map
-                x-kubernetes-list-map-keys: [port]
-                items: {type: object, required: [port], properties: {port: {type: integer}, name: {type: string}}}
-              labels: {type: object, maxProperties: 2, additionalProperties: {type: string}}
-              either:
-                type: object
-                properties: {x: {type: string}, y: {type: string}}
-                oneOf: [{required: [x]}, {required: [y]}]
-              any: {x-kubernetes-int-or-string: true, anyOf: [{type: integer}, {type: string}]}
-              template: {type: object, x-kubernetes-embedded-resource: true, x-kubernetes-preserve-unknown-fields: true}
-          status:
-            type: object
-            properties: {replicas: {type: integer}, selector: {type: string}}
-"#;
+const CRD_YAML: &str = include_str!("../crds/widgets.yaml");
 
 static CRD: LazyLock<RegisteredCrd> = LazyLock::new(|| {
     let mut registry = kstruct::Registry::new();

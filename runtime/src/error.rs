@@ -72,10 +72,20 @@ pub enum Error {
         "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml"
     )]
     UnsupportedMediaType(String),
-    /// Validation was asked of an endpoint that cannot validate (compiled pipelines and bare
-    /// `Pipeline`s do not yet; a `RegisteredCrd` or `Registry` does).
-    #[error("this endpoint cannot validate objects yet: decode with a RegisteredCrd or a Registry to validate")]
+    /// Validation on create was asked of a lone [`Pipeline`](crate::Pipeline), which knows its
+    /// schema but not its CRD's scope and subresources; a `RegisteredCrd`, a `Registry`, a
+    /// compiled `CompiledCrd` or a compiled `REGISTRY` knows them.
+    #[error(
+        "a lone pipeline cannot validate a create (it does not know the CRD's scope and subresources): decode with a RegisteredCrd, a Registry, or a compiled CRD or REGISTRY, or call Pipeline::validate for the schema's checks"
+    )]
     ValidationUnavailable,
+    /// The body is longer than [`DecodeOptions::max_body_size`](crate::DecodeOptions::max_body_size)
+    /// (the API server's 413 and its text).
+    #[error("Request entity too large: limit is {limit}")]
+    TooLarge {
+        /// The limit, in bytes.
+        limit: usize,
+    },
     /// The decoded object does not deserialize into the Rust type asked for (see
     /// [`Registry::decode_as`](crate::Registry::decode_as)).
     #[error("the decoded object is not a {type_name}: {source}")]
@@ -131,6 +141,12 @@ impl Error {
                 },
             },
             Error::NoSuchKind { .. } | Error::NoSuchVersion { .. } => Status::not_found(),
+            Error::TooLarge { .. } => Status {
+                code: 413,
+                reason: "RequestEntityTooLarge".into(),
+                message: self.to_string(),
+                details: None,
+            },
             Error::UnsupportedMediaType(_) => Status {
                 code: 415,
                 reason: "UnsupportedMediaType".into(),

@@ -7,6 +7,7 @@ use kstruct_schema::field::FieldError;
 use crate::Error;
 use crate::decode::{self, DecodeOptions, Decoded, OneVersion};
 use crate::objectmeta::CoerceOptions;
+use crate::validation::SchemaErrors;
 
 /// Options of [`Pipeline::prune`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -89,6 +90,33 @@ pub trait Pipeline: Send + Sync {
     /// The first embedded resource whose TypeMeta or ObjectMeta does not decode, unless
     /// `options.drop_invalid_fields`.
     fn coerce_embedded(&self, value: &mut Value, options: CoerceOptions) -> Result<Vec<String>, FieldError>;
+
+    /// Validates a decoded object against the schema as the API server does on create and
+    /// update: OpenAPI value validation (types, formats, enums, bounds, lengths, patterns,
+    /// required, composites...), embedded resources' metadata, `set`/`map` list duplicates.
+    /// Positions start from the nil path, as the server's (`spec.replicas`, or `<nil>` for the
+    /// object itself). What the schema cannot know (ObjectMeta of the root, the scale
+    /// subresource) is [`validation::validate_create`](crate::validation::validate_create)'s.
+    ///
+    /// ```
+    /// use kstruct::{Interpreter, Pipeline};
+    /// use serde_json::json;
+    ///
+    /// let schema = kstruct::schema::convert::from_value(&json!({
+    ///     "type": "object",
+    ///     "properties": {"spec": {"type": "object", "required": ["size"], "properties": {
+    ///         "size": {"type": "integer", "maximum": 10}}}},
+    /// })).unwrap();
+    /// let errors = Interpreter::new(schema).validate(&json!({"spec": {"size": 11}}));
+    /// assert_eq!(errors.values[0].to_string(),
+    ///     "spec.size: Invalid value: 11: spec.size in body should be less than or equal to 10");
+    /// ```
+    fn validate(&self, value: &Value) -> SchemaErrors;
+
+    /// Whether the schema has CEL rules (`x-kubernetes-validations`), which kstruct does not
+    /// evaluate: the API server would, and reports that it skipped them when other errors
+    /// block them.
+    fn has_validation_rules(&self) -> bool;
 
     /// The group, version and kind this pipeline serves, if it serves one: decoding then
     /// treats it as a CRD with this one version (other versions of the kind get an empty

@@ -120,18 +120,18 @@ impl Resolve for RegisteredCrd {
         let Some(v) = self.crd.version(version) else {
             return Ok(None);
         };
-        let schema = match self.version(version) {
-            Some(Ok(interpreter)) => interpreter.schema(),
+        let pipeline = match self.version(version) {
+            Some(Ok(interpreter)) => Some(&**interpreter as &dyn crate::Pipeline),
             _ => None,
         };
         Ok(Some(crate::validation::CreateContext {
-            schema,
+            pipeline,
             group: &self.crd.group,
             version: &v.name,
             kind: &self.crd.kind,
             namespaced: self.crd.scope == "Namespaced",
             status_subresource: v.status_subresource,
-            scale: v.scale.as_ref(),
+            scale: v.scale.as_ref().map(Into::into),
         }))
     }
 }

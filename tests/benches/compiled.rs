@@ -121,6 +121,13 @@ fn bench_workload(c: &mut Criterion, name: &str, cases: &[Case]) {
                 }
             })
         });
+        g.bench_function(format!("{who}: validate"), |b| {
+            b.iter(|| {
+                for c in cases {
+                    black_box(pick(c).validate(&c.value));
+                }
+            })
+        });
         let warn = DecodeOptions {
             field_validation: FieldValidation::Warn,
             ..DecodeOptions::default()

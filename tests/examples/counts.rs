@@ -10,7 +10,7 @@
 //! Backup with 5,000 list and 5,000 map entries). Implementations: `interpreter`, `compiled`.
 //! Operations: `none` (setup only: subtract it), `clone` (part of `pipeline` and `tracked`), `pipeline` (prune, nulls,
 //! default), `tracked` (prune tracking paths), `decode` (fieldValidation Warn, bytes to object
-//! to bytes), `parse` (kstruct's JSON decode and Go-style print: decode's floor), `serde`
+//! to bytes), `validate` (the schema's validation of the object as it is), `parse` (kstruct's JSON decode and Go-style print: decode's floor), `serde`
 //! (serde_json parse and print: the baseline).
 
 use kstruct::{DecodeOptions, Pipeline, PruneOptions};
@@ -72,6 +72,12 @@ impl Pipeline for Static {
     ) -> Result<Vec<String>, kstruct::schema::field::FieldError> {
         self.0.coerce_embedded(value, options)
     }
+    fn validate(&self, value: &Value) -> kstruct::validation::SchemaErrors {
+        self.0.validate(value)
+    }
+    fn has_validation_rules(&self) -> bool {
+        self.0.has_validation_rules()
+    }
     fn resource(&self) -> Option<&kstruct::GroupVersionKind> {
         self.0.resource()
     }
@@ -107,7 +113,9 @@ fn large(compiled: bool) -> Vec<Case> {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let [_, workload, implementation, operation] = &args[..] else {
-        eprintln!("usage: counts corpus|large interpreter|compiled none|clone|pipeline|tracked|decode|parse|serde");
+        eprintln!(
+            "usage: counts corpus|large interpreter|compiled none|clone|pipeline|tracked|decode|validate|parse|serde"
+        );
         std::process::exit(2);
     };
     let compiled = implementation == "compiled";
@@ -139,6 +147,9 @@ fn main() {
             "decode" => {
                 let d = p.decode(&c.bytes, &DecodeOptions::default()).unwrap();
                 std::hint::black_box(kstruct::schema::go::marshal_json(&d.object));
+            }
+            "validate" => {
+                std::hint::black_box(p.validate(&c.value));
             }
             "serde" => {
                 let v: Value = serde_json::from_slice(&c.bytes).unwrap();

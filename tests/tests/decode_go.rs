@@ -48,6 +48,7 @@ fn serializer_stage_matches_go() {
             field_validation,
             format,
             validate: false,
+            max_body_size: None,
         };
         let bytes = body(&case);
         let want_errors = &case["strictErrors"];

@@ -335,6 +335,7 @@ fn objects_with_k8s_types_decode_strictly_and_come_back() {
         field_validation: kstruct::FieldValidation::Strict,
         format: kstruct::BodyFormat::Json,
         validate: false,
+        max_body_size: None,
     };
     use kstruct::Pipeline;
     let decoded = kstruct::Interpreter::for_kind::<WorkerPool>()

@@ -183,6 +183,8 @@ pub struct Mode {
     pub validate: bool,
     /// `--namespace`: the request's namespace (the object's own, or `default`, when absent).
     pub namespace: Option<String>,
+    /// `--max-body-size`: longer request bodies are refused as the API server refuses them.
+    pub max_body_size: usize,
     /// `--field-validation`.
     pub field_validation: FieldValidation,
     /// `--storage`.
@@ -219,6 +221,7 @@ pub fn run_with(endpoint: &Endpoint, args: Mode, inputs: &[PathBuf]) -> Result<O
                     kstruct::BodyFormat::Auto => doc.format,
                     explicit => explicit,
                 },
+                max_body_size: Some(args.max_body_size),
             };
             let result = match doc.body {
                 Err(e) => Err(e),

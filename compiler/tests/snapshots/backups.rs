@@ -14,14 +14,19 @@ pub static REGISTRY: ::kstruct::compiled::v1::Registry = {
                 group: "example.com",
                 kind: "Backup",
                 preserve_unknown_fields: false,
+                namespaced: true,
                 versions: &[
                     rt::CompiledVersion {
                         name: "v1",
                         pipeline: Ok(&example_com::v1::Backup),
+                        status_subresource: true,
+                        scale: None,
                     },
                     rt::CompiledVersion {
                         name: "v1alpha1",
                         pipeline: Ok(&example_com::v1alpha1::Backup),
+                        status_subresource: false,
+                        scale: None,
                     },
                 ],
             },
@@ -51,6 +56,17 @@ pub mod example_com {
                     super::super::__nodes::prune_15,
                     super::super::__nodes::prune_resource_15,
                 )
+            }
+            fn validate(&self, value: &Value) -> rt::SchemaErrors {
+                rt::validate(
+                    value,
+                    super::super::__nodes::check_18,
+                    Some(super::super::__nodes::embedded_18),
+                    Some(super::super::__nodes::lists_18),
+                )
+            }
+            fn has_validation_rules(&self) -> bool {
+                false
             }
             fn prune_nulls(&self, value: &mut Value) {
                 super::super::__nodes::nulls_15(value)
@@ -93,6 +109,12 @@ pub mod example_com {
                     super::super::__nodes::prune_resource_16,
                 )
             }
+            fn validate(&self, value: &Value) -> rt::SchemaErrors {
+                rt::validate(value, super::super::__nodes::check_1, None, None)
+            }
+            fn has_validation_rules(&self) -> bool {
+                false
+            }
             fn prune_nulls(&self, _: &mut Value) {}
             fn default(&self, _: &mut Value) {}
             fn coerce_embedded(
@@ -111,6 +133,7 @@ pub mod example_com {
     }
 }
 /// The walks of every distinct schema node, shared by all pipelines above.
+#[allow(clippy::collapsible_if)]
 mod __nodes {
     use ::kstruct::compiled::v1 as rt;
     use rt::Value;
@@ -524,5 +547,347 @@ mod __nodes {
     /// Prunes, as a resource root, `<root>`.
     pub(super) fn prune_resource_16(x: &mut Value, cx: &mut rt::Pruner) {
         let _ = (x, cx);
+    }
+    static ENUM_0: rt::Constant = rt::Constant::new("[\"none\",\"gzip\",\"zstd\"]");
+    static PATTERN_0: rt::Pattern = rt::Pattern::new("^(\\S+\\s+){4}\\S+$");
+    /// Validates the value of `apiVersion` and 4 other places.
+    pub(super) fn check_0(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["string"], r);
+            return;
+        }
+        rt::check_type(at, &["string"], "", x, r);
+        rt::count(r, x, 4, 1, 2);
+    }
+    /// Validates the value of `metadata` and 1 other place.
+    pub(super) fn check_1(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["object"], r);
+            return;
+        }
+        rt::check_type(at, &["object"], "", x, r);
+        rt::count(r, x, 4, 1, 2);
+    }
+    /// Validates the value of `spec.extraLabels`.
+    pub(super) fn check_2(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["object"], r);
+            return;
+        }
+        rt::check_type(at, &["object"], "", x, r);
+        if let Value::Object(map) = x {
+            for (k, v) in map {
+                check_0(&at.key(k), v, r);
+            }
+        }
+        rt::count(r, x, 4, 1, 2);
+    }
+    /// Validates the value of `spec.notes`.
+    pub(super) fn check_3(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            return;
+        }
+        rt::check_type(at, &["string"], "", x, r);
+        rt::count(r, x, 4, 1, 2);
+    }
+    /// Validates the value of `spec.port`.
+    pub(super) fn check_4(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["integer", "string"], r);
+            return;
+        }
+        rt::check_type(at, &["integer", "string"], "", x, r);
+        rt::count(r, x, 4, 1, 2);
+    }
+    /// Validates the value of `spec.retention.keepDaily`.
+    pub(super) fn check_5(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["integer"], r);
+            return;
+        }
+        rt::check_type(at, &["integer"], "", x, r);
+        rt::count(r, x, 4, 1, 2);
+    }
+    /// Validates the value of `spec.retention.keepLast`.
+    pub(super) fn check_6(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["integer"], r);
+            return;
+        }
+        rt::check_type(at, &["integer"], "", x, r);
+        if let Value::Number(_) = x {
+            rt::number(
+                at,
+                x,
+                &rt::Numeric {
+                    multiple_of: None,
+                    minimum: Some(1f64),
+                    exclusive_minimum: false,
+                    maximum: None,
+                    exclusive_maximum: false,
+                },
+                r,
+            );
+        }
+        rt::count(r, x, 4, 1, 1);
+    }
+    /// Validates the value of `spec.retention`.
+    pub(super) fn check_7(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["object"], r);
+            return;
+        }
+        rt::check_type(at, &["object"], "", x, r);
+        if let Value::Object(map) = x {
+            if let Some(v) = map.get("keepDaily") {
+                check_5(&at.child("keepDaily"), v, r);
+            }
+            if let Some(v) = map.get("keepLast") {
+                check_6(&at.child("keepLast"), v, r);
+            }
+        }
+        rt::count(r, x, 4, 1, 2);
+    }
+    /// Validates the value of `spec.schedule`.
+    pub(super) fn check_8(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["string"], r);
+            return;
+        }
+        rt::check_type(at, &["string"], "", x, r);
+        if let Value::String(text) = x {
+            rt::pattern(at, text, &PATTERN_0, r);
+        }
+        rt::count(r, x, 4, 1, 2);
+    }
+    /// Validates the value of `spec.suspend`.
+    pub(super) fn check_9(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["boolean"], r);
+            return;
+        }
+        rt::check_type(at, &["boolean"], "", x, r);
+        rt::count(r, x, 4, 1, 2);
+    }
+    /// Validates the value of `spec.targets[*].compression`.
+    pub(super) fn check_10(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["string"], r);
+            rt::enum_of(at, x, &ENUM_0, r);
+            return;
+        }
+        rt::check_type(at, &["string"], "", x, r);
+        rt::enum_of(at, x, &ENUM_0, r);
+        rt::count(r, x, 4, 1, 2);
+    }
+    /// Validates the value of `spec.targets[*].paths`.
+    pub(super) fn check_11(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["array"], r);
+            return;
+        }
+        rt::check_type(at, &["array"], "", x, r);
+        if let Value::Array(items) = x {
+            for (i, item) in items.iter().enumerate() {
+                check_0(&at.index(i), item, r);
+            }
+        }
+        rt::count(r, x, 4, 1, 2);
+    }
+    /// Validates the value of `spec.targets[*]`.
+    pub(super) fn check_12(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["object"], r);
+            return;
+        }
+        rt::check_type(at, &["object"], "", x, r);
+        if let Value::Object(map) = x {
+            if let Some(v) = map.get("compression") {
+                check_10(&at.child("compression"), v, r);
+            }
+            if let Some(v) = map.get("name") {
+                check_0(&at.child("name"), v, r);
+            }
+            if let Some(v) = map.get("paths") {
+                check_11(&at.child("paths"), v, r);
+            }
+            for k in ["name"] {
+                if !map.contains_key(k) {
+                    rt::required(at, k, r);
+                }
+            }
+        }
+        rt::count(r, x, 4, 1, 2);
+    }
+    /// Validates the value of `spec.targets`.
+    pub(super) fn check_13(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["array"], r);
+            return;
+        }
+        rt::check_type(at, &["array"], "", x, r);
+        if let Value::Array(items) = x {
+            for (i, item) in items.iter().enumerate() {
+                check_12(&at.index(i), item, r);
+            }
+        }
+        rt::count(r, x, 4, 1, 2);
+    }
+    /// Finds duplicates in the set and map lists of `spec.targets`.
+    pub(super) fn lists_13(at: &rt::At<'_>, x: &Value, errs: &mut Vec<rt::FieldError>) {
+        if let Value::Array(items) = x {
+            rt::list_map(at, &["name"], items, errs);
+        }
+    }
+    /// Validates the value of `spec.template`.
+    pub(super) fn check_14(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["object"], r);
+            return;
+        }
+        rt::check_type(at, &["object"], "", x, r);
+        rt::count(r, x, 4, 1, 2);
+    }
+    /// Validates the embedded resources in `spec.template`.
+    pub(super) fn embedded_14(
+        at: &rt::At<'_>,
+        x: &Value,
+        errs: &mut Vec<rt::FieldError>,
+    ) {
+        if let Value::Object(map) = x {
+            rt::embedded_resource(at, map, errs);
+        }
+    }
+    /// Validates the value of `spec`.
+    pub(super) fn check_15(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["object"], r);
+            return;
+        }
+        rt::check_type(at, &["object"], "", x, r);
+        if let Value::Object(map) = x {
+            if let Some(v) = map.get("extraLabels") {
+                check_2(&at.child("extraLabels"), v, r);
+            }
+            if let Some(v) = map.get("notes") {
+                check_3(&at.child("notes"), v, r);
+            }
+            if let Some(v) = map.get("port") {
+                check_4(&at.child("port"), v, r);
+            }
+            if let Some(v) = map.get("retention") {
+                check_7(&at.child("retention"), v, r);
+            }
+            if let Some(v) = map.get("schedule") {
+                check_8(&at.child("schedule"), v, r);
+            }
+            if let Some(v) = map.get("suspend") {
+                check_9(&at.child("suspend"), v, r);
+            }
+            if let Some(v) = map.get("targets") {
+                check_13(&at.child("targets"), v, r);
+            }
+            if let Some(v) = map.get("template") {
+                check_14(&at.child("template"), v, r);
+            }
+            for k in ["schedule"] {
+                if !map.contains_key(k) {
+                    rt::required(at, k, r);
+                }
+            }
+        }
+        rt::count(r, x, 4, 1, 2);
+    }
+    /// Validates the embedded resources in `spec`.
+    pub(super) fn embedded_15(
+        at: &rt::At<'_>,
+        x: &Value,
+        errs: &mut Vec<rt::FieldError>,
+    ) {
+        if let Value::Object(map) = x {
+            if let Some(v) = map.get("template") {
+                embedded_14(&at.child("template"), v, errs);
+            }
+        }
+    }
+    /// Finds duplicates in the set and map lists of `spec`.
+    pub(super) fn lists_15(at: &rt::At<'_>, x: &Value, errs: &mut Vec<rt::FieldError>) {
+        if let Value::Object(map) = x {
+            if let Some(v) = map.get("targets") {
+                lists_13(&at.child("targets"), v, errs);
+            }
+        }
+    }
+    /// Validates the value of `status.lastRun`.
+    pub(super) fn check_16(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["string"], r);
+            return;
+        }
+        rt::check_type(at, &["string"], "date-time", x, r);
+        if let Value::String(text) = x {
+            rt::format(at, "date-time", text, r);
+        }
+        rt::count(r, x, 4, 2, 2);
+    }
+    /// Validates the value of `status`.
+    pub(super) fn check_17(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["object"], r);
+            return;
+        }
+        rt::check_type(at, &["object"], "", x, r);
+        if let Value::Object(map) = x {
+            if let Some(v) = map.get("lastRun") {
+                check_16(&at.child("lastRun"), v, r);
+            }
+        }
+        rt::count(r, x, 4, 1, 2);
+    }
+    /// Validates the value of `<root>`.
+    pub(super) fn check_18(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["object"], r);
+            return;
+        }
+        rt::check_type(at, &["object"], "", x, r);
+        if let Value::Object(map) = x {
+            if let Some(v) = map.get("apiVersion") {
+                check_0(&at.child("apiVersion"), v, r);
+            }
+            if let Some(v) = map.get("kind") {
+                check_0(&at.child("kind"), v, r);
+            }
+            if let Some(v) = map.get("metadata") {
+                check_1(&at.child("metadata"), v, r);
+            }
+            if let Some(v) = map.get("spec") {
+                check_15(&at.child("spec"), v, r);
+            }
+            if let Some(v) = map.get("status") {
+                check_17(&at.child("status"), v, r);
+            }
+        }
+        rt::count(r, x, 4, 1, 2);
+    }
+    /// Validates the embedded resources in `<root>`.
+    pub(super) fn embedded_18(
+        at: &rt::At<'_>,
+        x: &Value,
+        errs: &mut Vec<rt::FieldError>,
+    ) {
+        if let Value::Object(map) = x {
+            if let Some(v) = map.get("spec") {
+                embedded_15(&at.child("spec"), v, errs);
+            }
+        }
+    }
+    /// Finds duplicates in the set and map lists of `<root>`.
+    pub(super) fn lists_18(at: &rt::At<'_>, x: &Value, errs: &mut Vec<rt::FieldError>) {
+        if let Value::Object(map) = x {
+            if let Some(v) = map.get("spec") {
+                lists_15(&at.child("spec"), v, errs);
+            }
+        }
     }
 }

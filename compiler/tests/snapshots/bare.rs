@@ -37,6 +37,12 @@ pub mod schemas {
                 super::__nodes::prune_resource_4,
             )
         }
+        fn validate(&self, value: &Value) -> rt::SchemaErrors {
+            rt::validate(value, super::__nodes::check_4, None, None)
+        }
+        fn has_validation_rules(&self) -> bool {
+            false
+        }
         fn prune_nulls(&self, value: &mut Value) {
             super::__nodes::nulls_4(value)
         }
@@ -53,6 +59,7 @@ pub mod schemas {
     }
 }
 /// The walks of every distinct schema node, shared by all pipelines above.
+#[allow(clippy::collapsible_if)]
 mod __nodes {
     use ::kstruct::compiled::v1 as rt;
     use rt::Value;
@@ -189,5 +196,68 @@ mod __nodes {
         if let Some(v) = x.get_mut("spec") {
             default_3(v);
         }
+    }
+    /// Validates the value of `spec.replicas`.
+    pub(super) fn check_0(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["integer"], r);
+            return;
+        }
+        rt::check_type(at, &["integer"], "", x, r);
+        rt::count(r, x, 4, 1, 2);
+    }
+    /// Validates the value of `spec.selector[*]`.
+    pub(super) fn check_1(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["string"], r);
+            return;
+        }
+        rt::check_type(at, &["string"], "", x, r);
+        rt::count(r, x, 4, 1, 2);
+    }
+    /// Validates the value of `spec.selector`.
+    pub(super) fn check_2(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["object"], r);
+            return;
+        }
+        rt::check_type(at, &["object"], "", x, r);
+        if let Value::Object(map) = x {
+            for (k, v) in map {
+                check_1(&at.key(k), v, r);
+            }
+        }
+        rt::count(r, x, 4, 1, 2);
+    }
+    /// Validates the value of `spec`.
+    pub(super) fn check_3(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["object"], r);
+            return;
+        }
+        rt::check_type(at, &["object"], "", x, r);
+        if let Value::Object(map) = x {
+            if let Some(v) = map.get("replicas") {
+                check_0(&at.child("replicas"), v, r);
+            }
+            if let Some(v) = map.get("selector") {
+                check_2(&at.child("selector"), v, r);
+            }
+        }
+        rt::count(r, x, 4, 1, 2);
+    }
+    /// Validates the value of `<root>`.
+    pub(super) fn check_4(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
+        if x.is_null() {
+            rt::null_type(at, &["object"], r);
+            return;
+        }
+        rt::check_type(at, &["object"], "", x, r);
+        if let Value::Object(map) = x {
+            if let Some(v) = map.get("spec") {
+                check_3(&at.child("spec"), v, r);
+            }
+        }
+        rt::count(r, x, 4, 1, 2);
     }
 }

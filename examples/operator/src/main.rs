@@ -10,7 +10,7 @@
 
 use std::process::ExitCode;
 
-use kstruct::{DecodeOptions, Error, FieldValidation, Pipeline};
+use kstruct::{DecodeOptions, FieldValidation, Pipeline};
 use kstruct_example_operator::crds;
 use kstruct_example_operator::types::MaintenanceNightlyJob;
 
@@ -73,10 +73,13 @@ fn main() -> ExitCode {
                 .file_name()
                 .map_or(path.clone(), |n| n.to_string_lossy().into_owned());
             println!("== {name}:{}", doc.line);
+            // A create, as `kubectl create` sends it: decoded, then validated against the
+            // schema (compiled too) and the CRD's scope and subresources.
             let warn = DecodeOptions {
                 field_validation: FieldValidation::Warn,
                 format: doc.format,
-                validate: false,
+                validate: true,
+                ..DecodeOptions::default()
             };
             // REGISTRY dispatches on apiVersion and kind, like the API server's endpoints.
             match crds::REGISTRY.decode(body, &warn) {
@@ -102,22 +105,20 @@ fn main() -> ExitCode {
                     }
                 }
                 Err(e) => {
-                    println!("Error from server (BadRequest): {e}");
+                    println!("Error from server ({}): {e}", e.status().reason);
                     failed = true;
                 }
             }
             let strict = DecodeOptions {
                 field_validation: FieldValidation::Strict,
-                format: doc.format,
-                validate: false,
+                ..warn
             };
             match crds::REGISTRY.decode(body, &strict) {
                 Ok(_) => println!("with fieldValidation=Strict: accepted"),
-                Err(Error::Rejected(r)) => println!(
-                    "with fieldValidation=Strict: Error from server (BadRequest): {}",
-                    r.message
+                Err(e) => println!(
+                    "with fieldValidation=Strict: Error from server ({}): {e}",
+                    e.status().reason
                 ),
-                Err(e) => println!("with fieldValidation=Strict: {e}"),
             }
         }
     }

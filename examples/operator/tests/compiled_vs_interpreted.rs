@@ -19,15 +19,23 @@ fn compiled_decoding_equals_interpreted_decoding() {
         let bytes = std::fs::read(&path).unwrap();
         for doc in kstruct::input::split_documents(&bytes, &path.display().to_string()) {
             let body = doc.body.unwrap();
-            for mode in [FieldValidation::Strict, FieldValidation::Warn, FieldValidation::Ignore] {
+            let modes = [FieldValidation::Strict, FieldValidation::Warn, FieldValidation::Ignore];
+            for (mode, validate) in modes.into_iter().flat_map(|m| [(m, false), (m, true)]) {
                 let options = DecodeOptions {
                     field_validation: mode,
                     format: doc.format,
-                    validate: false,
+                    validate,
+                    ..DecodeOptions::default()
                 };
                 let compiled = crds::REGISTRY.decode(body, &options).map_err(|e| e.to_string());
                 let expected = interpreted.decode(body, &options).map_err(|e| e.to_string());
-                assert_eq!(compiled, expected, "{}:{} {mode:?}", path.display(), doc.line);
+                assert_eq!(
+                    compiled,
+                    expected,
+                    "{}:{} {mode:?} validate {validate}",
+                    path.display(),
+                    doc.line
+                );
             }
             documents += 1;
         }

@@ -21,6 +21,7 @@ pub mod v1;
 use crate::Error;
 use crate::decode::{self, DecodeOptions, Decoded, Resolve, Selected};
 use crate::pipeline::Pipeline;
+use crate::validation::{CreateContext, ScalePaths};
 
 /// One compiled CRD: its identity and its versions.
 #[derive(Clone, Copy)]
@@ -33,6 +34,8 @@ pub struct CompiledCrd {
     pub kind: &'static str,
     /// `spec.preserveUnknownFields`.
     pub preserve_unknown_fields: bool,
+    /// `spec.scope: Namespaced`.
+    pub namespaced: bool,
     /// `spec.versions`, in document order.
     pub versions: &'static [CompiledVersion],
 }
@@ -45,6 +48,10 @@ pub struct CompiledVersion {
     /// Its pipeline, or why its schema did not convert (the API server does not serve such a
     /// version, unless the CRD preserves unknown fields: then it has no schema).
     pub pipeline: Result<&'static dyn Pipeline, &'static str>,
+    /// The version has the status subresource (a create drops `status`).
+    pub status_subresource: bool,
+    /// The version's scale subresource.
+    pub scale: Option<ScalePaths<'static>>,
 }
 
 /// One compiled bare schema (not part of a CRD), by the name it was compiled under.
@@ -66,6 +73,7 @@ impl std::fmt::Debug for CompiledCrd {
             .field("group", &self.group)
             .field("kind", &self.kind)
             .field("preserve_unknown_fields", &self.preserve_unknown_fields)
+            .field("namespaced", &self.namespaced)
             .field("versions", &versions)
             .finish()
     }
@@ -131,6 +139,24 @@ impl Resolve for CompiledCrd {
             pipeline,
             preserve_unknown_fields,
         })
+    }
+
+    fn create_context(&self, group: &str, version: &str, kind: &str) -> Result<Option<CreateContext<'_>>, Error> {
+        if group != self.group || kind != self.kind {
+            return Ok(None);
+        }
+        let Some(v) = self.versions.iter().find(|v| v.name == version) else {
+            return Ok(None);
+        };
+        Ok(Some(CreateContext {
+            pipeline: v.pipeline.ok(),
+            group: self.group,
+            version: v.name,
+            kind: self.kind,
+            namespaced: self.namespaced,
+            status_subresource: v.status_subresource,
+            scale: v.scale,
+        }))
     }
 }
 
@@ -211,6 +237,13 @@ impl Resolve for Registry {
         match self.find(group, kind) {
             Some(crd) => crd.resolve(group, version, kind),
             None => Ok(Selected::Other),
+        }
+    }
+
+    fn create_context(&self, group: &str, version: &str, kind: &str) -> Result<Option<CreateContext<'_>>, Error> {
+        match self.find(group, kind) {
+            Some(crd) => crd.create_context(group, version, kind),
+            None => Ok(None),
         }
     }
 }

@@ -20,7 +20,14 @@ pub use crate::interpreter::prune::{Mark, Pruner};
 pub use crate::objectmeta::CoerceOptions;
 pub use crate::objectmeta::coerce::{At, Coercer, resource as coerce_resource};
 pub use crate::pipeline::{GroupVersionKind, Pipeline, PruneOptions, PruneReport};
+pub use crate::validation::checks::{
+    check_type, enum_, forbidden_property, format, item_counts, null_type, number, property_counts, required,
+    string_lengths, unique_items,
+};
+pub use crate::validation::{Numeric, Pattern, Res, ScalePaths, SchemaErrors};
 pub use kstruct_schema::field::{FieldError, Path};
+
+use crate::validation::{checks, listtype};
 
 /// The `kstruct` version generated code is built against: `major.minor` must be the
 /// compiler's.
@@ -98,6 +105,110 @@ pub fn retain(map: &mut Map<String, Value>, keep: &mut dyn FnMut(&str, &mut Valu
     map.retain(|k, v| keep(k, v));
 }
 
+/// A generated value validation of one schema node (kube-openapi's checks at `at`).
+pub type Check = fn(&At<'_>, &Value, &mut Res);
+
+/// A generated walk collecting field errors (embedded resources, list types).
+pub type Walk = fn(&At<'_>, &Value, &mut Vec<FieldError>);
+
+/// [`Pipeline::validate`] for a generated schema: `values` is the root node's value
+/// validation, `embedded` and `list_types` its walks, when the schema has anything for them.
+pub fn validate(value: &Value, values: Check, embedded: Option<Walk>, list_types: Option<Walk>) -> SchemaErrors {
+    let root = Path::nil();
+    let at = At::Base(&root);
+    let mut r = Res::new();
+    values(&at, value, &mut r);
+    let walk = |w: Option<Walk>| {
+        let mut errs = Vec::new();
+        if let Some(w) = w {
+            w(&at, value, &mut errs);
+        }
+        errs
+    };
+    SchemaErrors {
+        values: r.into_field_errors(None),
+        embedded_resources: walk(embedded),
+        list_types: walk(list_types),
+    }
+}
+
+/// Counts the checks kube-openapi's validator ran on a non-null value (they decide which
+/// failing `anyOf`/`oneOf` branch is reported): `fixed` for every kind, plus `string` for a
+/// string, `number` for a number, 2 for an array, 1 for an object.
+#[inline]
+pub fn count(r: &mut Res, x: &Value, fixed: usize, string: usize, number: usize) {
+    let kind = match x {
+        Value::String(_) => string,
+        Value::Number(_) => number,
+        Value::Array(_) => 2,
+        Value::Object(_) => 1,
+        _ => 0,
+    };
+    r.matched(fixed + kind);
+}
+
+/// Whether a custom resource's values are checked against the string format `name` (the
+/// compiler asks, and emits the check only then: the API server ignores other formats).
+pub fn resource_format(name: &str) -> bool {
+    crate::validation::formats::supported_for_resources(name)
+}
+
+fn branch(at: &At<'_>, x: &Value, check: Check) -> Res {
+    let mut r = Res::new();
+    check(at, x, &mut r);
+    r
+}
+
+/// `anyOf` of the generated `branches`.
+pub fn any_of(at: &At<'_>, x: &Value, branches: &[Check], r: &mut Res) {
+    checks::any_of(at, branches.len(), |i| branch(at, x, branches[i]), r);
+}
+
+/// `oneOf` of the generated `branches`.
+pub fn one_of(at: &At<'_>, x: &Value, branches: &[Check], r: &mut Res) {
+    checks::one_of(at, branches.len(), |i| branch(at, x, branches[i]), r);
+}
+
+/// `allOf` of the generated `branches`.
+pub fn all_of(at: &At<'_>, x: &Value, branches: &[Check], r: &mut Res) {
+    checks::all_of(at, branches.len(), |i| branch(at, x, branches[i]), r);
+}
+
+/// `not` of the generated `negated` check.
+pub fn not(at: &At<'_>, x: &Value, negated: Check, r: &mut Res) {
+    checks::not(at, &branch(at, x, negated), r);
+}
+
+/// `pattern` with a pattern compiled once.
+#[inline]
+pub fn pattern(at: &At<'_>, text: &str, p: &Pattern, r: &mut Res) {
+    checks::pattern(at, text, p.source(), p.regex(), r);
+}
+
+/// `enum` with entries held in a constant (a JSON array).
+#[inline]
+pub fn enum_of(at: &At<'_>, x: &Value, entries: &Constant, r: &mut Res) {
+    let entries = entries.get().as_array().map_or(&[][..], Vec::as_slice);
+    enum_(at, x, entries, r);
+}
+
+/// An embedded resource's apiVersion, kind and metadata (`objectmeta.Validate` at a node
+/// with `x-kubernetes-embedded-resource`).
+pub fn embedded_resource(at: &At<'_>, map: &Map<String, Value>, errs: &mut Vec<FieldError>) {
+    crate::objectmeta::validate::embedded_resource(&at.path(), map, errs);
+}
+
+/// Duplicate items of an `x-kubernetes-list-type: set` list.
+pub fn list_set(at: &At<'_>, items: &[Value], errs: &mut Vec<FieldError>) {
+    listtype::set(&at.path(), items, errs);
+}
+
+/// Duplicate keys of an `x-kubernetes-list-type: map` list; `false` when the list is not a
+/// list of objects (reported once; nothing below it is checked).
+pub fn list_map(at: &At<'_>, keys: &[&str], items: &[Value], errs: &mut Vec<FieldError>) -> bool {
+    listtype::map_list(&at.path(), keys, items, errs)
+}
+
 /// A default value: JSON text, decoded once on first use.
 #[derive(Debug)]
 pub struct Constant {
@@ -168,6 +279,14 @@ impl Pipeline for NoSchema {
 
     fn coerce_embedded(&self, _: &mut Value, _: CoerceOptions) -> Result<Vec<String>, FieldError> {
         Ok(Vec::new())
+    }
+
+    fn validate(&self, _: &Value) -> SchemaErrors {
+        SchemaErrors::default()
+    }
+
+    fn has_validation_rules(&self) -> bool {
+        false
     }
 }
 

@@ -168,7 +168,15 @@ pub struct DecodeOptions {
     /// The request's namespace is the object's own, or `default` (see [`request_in`] to name
     /// another).
     pub validate: bool,
+    /// The largest body accepted, in bytes: `Some(n)` refuses longer bodies with
+    /// [`Error::TooLarge`], as the API server refuses requests over its limit
+    /// ([`API_SERVER_MAX_BODY_SIZE`], 3 MiB, by default). `None` (the default here): no limit.
+    pub max_body_size: Option<usize>,
 }
+
+/// The API server's default limit on request bodies (`MaxRequestBodyBytes`, 3 MiB); see
+/// [`DecodeOptions::max_body_size`].
+pub const API_SERVER_MAX_BODY_SIZE: usize = 3 * 1024 * 1024;
 
 /// An object decoded as the API server decodes it.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -239,8 +247,8 @@ pub trait Resolve {
     /// [`DecodeOptions::validate`]; `None` when the endpoint does not serve the kind.
     ///
     /// # Errors
-    /// When the endpoint serves the kind but cannot validate it (compiled pipelines do not
-    /// validate yet).
+    /// When the endpoint serves the kind but cannot validate a create (a lone pipeline, which
+    /// does not know its CRD's scope and subresources).
     fn create_context(
         &self,
         group: &str,
@@ -291,6 +299,11 @@ pub fn request_in<R: Resolve + ?Sized>(
     options: &DecodeOptions,
     namespace: Option<&str>,
 ) -> Result<Decoded, Error> {
+    if let Some(limit) = options.max_body_size
+        && body.len() > limit
+    {
+        return Err(Error::TooLarge { limit });
+    }
     let track = options.field_validation != FieldValidation::Ignore;
     let mode = coercer::Mode {
         track,

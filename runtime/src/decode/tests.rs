@@ -41,6 +41,7 @@ fn opts(field_validation: FieldValidation) -> DecodeOptions {
         field_validation,
         format: BodyFormat::Auto,
         validate: false,
+        max_body_size: None,
     }
 }
 
@@ -660,4 +661,22 @@ fn rejections_display_the_api_message() {
         e.to_string(),
         r#"Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "q""#
     );
+}
+
+#[test]
+fn bodies_over_the_limit_get_the_servers_413() {
+    let body = r#"{"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"name": "n"}}"#;
+    let limited = |max| DecodeOptions {
+        max_body_size: Some(max),
+        ..opts(FieldValidation::Strict)
+    };
+    assert!(widget().decode(body.as_bytes(), &limited(body.len())).is_ok());
+    let err = widget().decode(body.as_bytes(), &limited(body.len() - 1)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("Request entity too large: limit is {}", body.len() - 1)
+    );
+    let status = err.status();
+    assert_eq!((status.code, status.reason.as_str()), (413, "RequestEntityTooLarge"));
+    assert_eq!(API_SERVER_MAX_BODY_SIZE, 3_145_728);
 }

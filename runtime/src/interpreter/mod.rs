@@ -18,6 +18,7 @@ use kstruct_schema::field::{FieldError, Path};
 
 use crate::objectmeta::{self, CoerceOptions};
 use crate::pipeline::{GroupVersionKind, Pipeline, PruneOptions, PruneReport};
+use crate::validation::SchemaErrors;
 
 /// A [`Pipeline`] that interprets a schema: the fallback for CRDs only known at run time and
 /// the oracle for generated code.
@@ -135,6 +136,17 @@ impl Pipeline for Interpreter {
             return Ok(Vec::new());
         }
         objectmeta::coerce(&Path::nil(), value, self.schema.as_ref(), false, options)
+    }
+
+    fn validate(&self, value: &Value) -> SchemaErrors {
+        match &self.schema {
+            Some(s) => crate::validation::validate_schema(s, value),
+            None => SchemaErrors::default(),
+        }
+    }
+
+    fn has_validation_rules(&self) -> bool {
+        self.schema.as_ref().is_some_and(crate::validation::has_cel_rules)
     }
 
     fn resource(&self) -> Option<&GroupVersionKind> {

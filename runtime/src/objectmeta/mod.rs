@@ -5,7 +5,7 @@
 pub(crate) mod coerce;
 mod meta;
 mod time;
-mod validate;
+pub(crate) mod validate;
 
 pub use coerce::{CoerceOptions, coerce};
 pub use meta::{ManagedFieldsEntry, ObjectMeta, OwnerReference};

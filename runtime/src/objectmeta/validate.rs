@@ -239,7 +239,7 @@ fn walk(path: &Path, obj: &Value, s: Option<&Structural>, resource: bool, errs: 
     })
 }
 
-fn embedded_resource(path: &Path, x: &Map<String, Value>, errs: &mut Vec<FieldError>) {
+pub(crate) fn embedded_resource(path: &Path, x: &Map<String, Value>, errs: &mut Vec<FieldError>) {
     if !x.contains_key("apiVersion") {
         errs.push(FieldError::required(&path.child("apiVersion"), ""));
     }

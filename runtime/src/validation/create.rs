@@ -11,13 +11,14 @@ use kstruct_schema::names::is_dns1123_subdomain;
 
 use crate::decode::message::nested_accessor_error;
 use crate::objectmeta::{self, GetOptions, path_segment_name, validate_object_meta};
-use crate::validation::{validate_list_types, validate_value};
+use crate::pipeline::Pipeline;
 
-/// What a create is checked against: the version's schema and what the CRD says of the kind.
-#[derive(Debug, Clone, Copy)]
+/// What a create is checked against: the version's pipeline (its schema, interpreted or
+/// compiled) and what the CRD says of the kind.
+#[derive(Clone, Copy)]
 pub struct CreateContext<'a> {
-    /// The version's structural schema (`None`: no schema).
-    pub schema: Option<&'a Structural>,
+    /// The version's pipeline (`None`: no schema).
+    pub pipeline: Option<&'a dyn Pipeline>,
     /// The CRD's group.
     pub group: &'a str,
     /// The version the object is created in.
@@ -29,7 +30,42 @@ pub struct CreateContext<'a> {
     /// The version has the status subresource: a create drops `status`.
     pub status_subresource: bool,
     /// The version's scale subresource.
-    pub scale: Option<&'a ScaleSubresource>,
+    pub scale: Option<ScalePaths<'a>>,
+}
+
+impl std::fmt::Debug for CreateContext<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CreateContext")
+            .field("has_schema", &self.pipeline.is_some())
+            .field("group", &self.group)
+            .field("version", &self.version)
+            .field("kind", &self.kind)
+            .field("namespaced", &self.namespaced)
+            .field("status_subresource", &self.status_subresource)
+            .field("scale", &self.scale)
+            .finish()
+    }
+}
+
+/// The paths of a scale subresource (`.spec.replicas`), borrowed from a CRD or compiled in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScalePaths<'a> {
+    /// `specReplicasPath`.
+    pub spec_replicas: &'a str,
+    /// `statusReplicasPath`.
+    pub status_replicas: &'a str,
+    /// `labelSelectorPath`, when set.
+    pub label_selector: Option<&'a str>,
+}
+
+impl<'a> From<&'a ScaleSubresource> for ScalePaths<'a> {
+    fn from(s: &'a ScaleSubresource) -> Self {
+        ScalePaths {
+            spec_replicas: &s.spec_replicas_path,
+            status_replicas: &s.status_replicas_path,
+            label_selector: s.label_selector_path.as_deref(),
+        }
+    }
 }
 
 /// `EnsureObjectNamespaceMatchesRequestNamespace`: a namespaced object without a namespace
@@ -144,22 +180,19 @@ pub fn validate_create(ctx: &CreateContext<'_>, obj: &Value) -> Vec<FieldError> 
         }
     };
     let mut errs = validate_object_meta(&meta, ctx.namespaced, &subdomain, &metadata);
-    if let Some(schema) = ctx.schema {
-        errs.extend(validate_value(None, schema, obj));
-    }
-    if let Some(scale) = ctx.scale {
+    let schema_errors = ctx.pipeline.map(|p| p.validate(obj)).unwrap_or_default();
+    errs.extend(schema_errors.values);
+    if let Some(scale) = &ctx.scale {
         errs.extend(scale_errors(scale, obj));
     }
-    errs.extend(objectmeta::validate(&Path::nil(), obj, ctx.schema, false));
-    if let Some(schema) = ctx.schema {
-        errs.extend(validate_list_types(None, schema, obj));
-        if has_cel_rules(schema) && errs.iter().any(is_blocking) {
-            errs.push(FieldError::invalid(
-                &Path::nil(),
-                BadValue::Null,
-                "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
-            ));
-        }
+    errs.extend(schema_errors.embedded_resources);
+    errs.extend(schema_errors.list_types);
+    if ctx.pipeline.is_some_and(|p| p.has_validation_rules()) && errs.iter().any(is_blocking) {
+        errs.push(FieldError::invalid(
+            &Path::nil(),
+            BadValue::Null,
+            "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+        ));
     }
     if !errs.is_empty() {
         return errs;
@@ -244,9 +277,9 @@ fn type_meta(ctx: &CreateContext<'_>, obj: &Value) -> Vec<FieldError> {
 }
 
 /// `ValidateScaleSpec` and `ValidateScaleStatus`.
-fn scale_errors(scale: &ScaleSubresource, obj: &Value) -> Vec<FieldError> {
+fn scale_errors(scale: &ScalePaths<'_>, obj: &Value) -> Vec<FieldError> {
     let mut errs = Vec::new();
-    for path in [&scale.spec_replicas_path, &scale.status_replicas_path] {
+    for path in [scale.spec_replicas, scale.status_replicas] {
         let at = Path::new(path);
         match nested(obj, path).and_then(|v| match v {
             None => Ok(0),
@@ -267,7 +300,7 @@ fn scale_errors(scale: &ScaleSubresource, obj: &Value) -> Vec<FieldError> {
             Ok(_) => {}
         }
     }
-    if let Some(path) = &scale.label_selector_path {
+    if let Some(path) = scale.label_selector {
         let found = nested(obj, path).and_then(|v| match v {
             None | Some(Value::String(_)) => Ok(()),
             Some(other) => Err(type_error(path, other, "string")),
@@ -334,11 +367,13 @@ fn is_blocking(e: &FieldError) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Interpreter;
     use serde_json::json;
 
-    fn schema() -> Structural {
-        kstruct_schema::convert::from_text(
-            "type: object
+    fn schema() -> Interpreter {
+        Interpreter::new(
+            kstruct_schema::convert::from_text(
+                "type: object
 properties:
   spec:
     type: object
@@ -354,20 +389,20 @@ properties:
     properties:
       replicas: {type: integer}
 ",
+            )
+            .unwrap(),
         )
-        .unwrap()
-        .unwrap()
     }
 
-    fn ctx<'a>(schema: &'a Structural, scale: Option<&'a ScaleSubresource>) -> CreateContext<'a> {
+    fn ctx<'a>(schema: &'a Interpreter, scale: Option<&'a ScaleSubresource>) -> CreateContext<'a> {
         CreateContext {
-            schema: Some(schema),
+            pipeline: Some(schema),
             group: "example.com",
             version: "v1",
             kind: "Widget",
             namespaced: true,
             status_subresource: true,
-            scale,
+            scale: scale.map(ScalePaths::from),
         }
     }
 
@@ -474,7 +509,7 @@ properties:
         let obj = json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "namespace": "n"},
             "spec": {"size": 2, "replicas": -1}, "status": {"replicas": 3_000_000_000_i64, "selector": 5}});
         let no_schema = CreateContext {
-            schema: None,
+            pipeline: None,
             ..ctx(&s, Some(&scale))
         };
         assert_eq!(

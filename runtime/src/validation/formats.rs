@@ -27,7 +27,7 @@ fn normalize(name: &str) -> String {
 
 /// The formats the API server keeps when it validates custom resources
 /// (`StripUnsupportedFormatsPostProcess`); every other format is ignored there.
-pub(super) fn supported_for_resources(name: &str) -> bool {
+pub(crate) fn supported_for_resources(name: &str) -> bool {
     matches!(
         normalize(name).as_str(),
         "bsonobjectid"

@@ -47,7 +47,7 @@ fn identity(v: &Value) -> String {
     }
 }
 
-fn set(path: &Path, items: &[Value], errs: &mut Vec<FieldError>) {
+pub(crate) fn set(path: &Path, items: &[Value], errs: &mut Vec<FieldError>) {
     if items.len() <= 1 {
         return;
     }
@@ -62,7 +62,7 @@ fn set(path: &Path, items: &[Value], errs: &mut Vec<FieldError>) {
 }
 
 /// Returns false when the list is not a list of objects (then nothing below it is checked).
-fn map_list(path: &Path, keys: &[String], items: &[Value], errs: &mut Vec<FieldError>) -> bool {
+pub(crate) fn map_list<K: AsRef<str>>(path: &Path, keys: &[K], items: &[Value], errs: &mut Vec<FieldError>) -> bool {
     if let Some((i, x)) = items.iter().enumerate().find(|(_, x)| !x.is_object() && !x.is_null()) {
         errs.push(FieldError::invalid(
             &path.index(i),
@@ -79,8 +79,9 @@ fn map_list(path: &Path, keys: &[String], items: &[Value], errs: &mut Vec<FieldE
         let fields = item.as_object();
         let mut key = Map::new();
         for k in keys {
+            let k = k.as_ref();
             if let Some(v) = fields.and_then(|f| f.get(k)) {
-                key.insert(k.clone(), v.clone());
+                key.insert(k.to_string(), v.clone());
             }
         }
         let id = if keys.len() == 1 {

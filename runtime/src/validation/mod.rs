@@ -24,9 +24,10 @@
 //! ]);
 //! ```
 
+pub(crate) mod checks;
 mod create;
-mod formats;
-mod listtype;
+pub(crate) mod formats;
+pub(crate) mod listtype;
 mod node;
 pub(crate) mod openapi;
 
@@ -35,9 +36,10 @@ use serde_json::Value;
 use kstruct_schema::Structural;
 use kstruct_schema::field::{FieldError, Path};
 
+pub use checks::{Numeric, Pattern, Res};
 pub use create::{
-    CreateContext, apply_request_namespace, create_warnings, has_cel_rules, invalid_message, prepare_for_create,
-    validate_create, wipe_system_fields,
+    CreateContext, ScalePaths, apply_request_namespace, create_warnings, has_cel_rules, invalid_message,
+    prepare_for_create, validate_create, wipe_system_fields,
 };
 pub(crate) use node::Node;
 pub(crate) use openapi::Mode;
@@ -67,4 +69,42 @@ pub fn validate_list_types(path: Option<&Path>, schema: &Structural, value: &Val
     let root = path.cloned().unwrap_or_else(Path::nil);
     listtype::validate(&root, Some(schema), value, &mut errs);
     errs
+}
+
+/// What a version's schema finds wrong in an object, in the three groups the API server
+/// reports in this order (with the scale subresource's errors between the first two):
+/// OpenAPI value validation, embedded resources, list types. See [`Pipeline::validate`](crate::Pipeline::validate).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SchemaErrors {
+    /// kube-openapi's value validation of the whole object (`ValidateCustomResource`).
+    pub values: Vec<FieldError>,
+    /// Embedded resources' apiVersion, kind and metadata (`objectmeta.Validate`).
+    pub embedded_resources: Vec<FieldError>,
+    /// Duplicates in `set` and `map` lists (`ValidateListSetsAndMaps`).
+    pub list_types: Vec<FieldError>,
+}
+
+impl SchemaErrors {
+    /// No error at all.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty() && self.embedded_resources.is_empty() && self.list_types.is_empty()
+    }
+
+    /// All errors, in the API server's order.
+    pub fn into_vec(self) -> Vec<FieldError> {
+        let mut all = self.values;
+        all.extend(self.embedded_resources);
+        all.extend(self.list_types);
+        all
+    }
+}
+
+/// [`SchemaErrors`] of `value` under `schema`, interpreted (what the
+/// [`Interpreter`](crate::Interpreter) does).
+pub fn validate_schema(schema: &Structural, value: &Value) -> SchemaErrors {
+    SchemaErrors {
+        values: validate_value(None, schema, value),
+        embedded_resources: crate::objectmeta::validate(&Path::nil(), value, Some(schema), false),
+        list_types: validate_list_types(None, schema, value),
+    }
 }

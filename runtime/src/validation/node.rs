@@ -54,20 +54,17 @@ impl<'a> Node<'a> {
     }
 
     /// The declared properties, in key order.
-    pub fn properties(self) -> Vec<(&'a str, Node<'a>)> {
-        match self {
-            Node::Structural(s) => s
-                .properties
-                .iter()
-                .map(|(k, v)| (k.as_str(), Node::Structural(v)))
-                .collect(),
-            Node::Nested(n) => n
-                .properties
-                .iter()
-                .flatten()
-                .map(|(k, v)| (k.as_str(), Node::Nested(v)))
-                .collect(),
-        }
+    pub fn properties(self) -> impl Iterator<Item = (&'a str, Node<'a>)> {
+        let (structural, nested) = match self {
+            Node::Structural(s) => (Some(&s.properties), None),
+            Node::Nested(n) => (None, n.properties.as_ref()),
+        };
+        let structural = structural
+            .into_iter()
+            .flatten()
+            .map(|(k, v)| (k.as_str(), Node::Structural(v)));
+        let nested = nested.into_iter().flatten().map(|(k, v)| (k.as_str(), Node::Nested(v)));
+        structural.chain(nested)
     }
 
     pub fn has_property(self, key: &str) -> bool {

@@ -331,6 +331,7 @@ fn reject_unreadable(r: &mut Report, body: &[u8], format: BodyFormat) {
         field_validation: FieldValidation::Strict,
         format,
         validate: false,
+        max_body_size: None,
     };
     match kstruct::Registry::new().decode(body, &options) {
         Err(Error::Rejected(rejection)) => {
@@ -380,8 +381,12 @@ fn check_object(r: &mut Report, value: &Value, target: &Target<'_>, catalog: &Ca
     if target.body.len() > settings.max_body {
         // The API server reads at most this much of a request body (`limitedReadBody`).
         r.outcome = Outcome::Error;
-        r.messages
-            .push(format!("Request entity too large: limit is {}", settings.max_body));
+        r.messages.push(
+            Error::TooLarge {
+                limit: settings.max_body,
+            }
+            .to_string(),
+        );
         r.hint = Some(format!(
             "the document is {} bytes; --max-body-size raises the limit",
             target.body.len()
@@ -486,6 +491,7 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
         field_validation: settings.field_validation,
         format: target.format,
         validate: settings.validate,
+        max_body_size: None,
     };
     r.cel_unchecked = settings.validate
         && crd
@@ -537,6 +543,7 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
                     field_validation: FieldValidation::Warn,
                     format: target.format,
                     validate: false,
+                    max_body_size: None,
                 };
                 paths = crd.decode(target.body, &warn).ok();
             }

@@ -1,0 +1,750 @@
+//! The checks of kube-openapi's `SchemaValidator` at one schema node, each with its message,
+//! and the result they add to. The interpreter ([`super::openapi`]) and compiled validators
+//! (through [`compiled::v1`](crate::compiled::v1)) call the same functions, so that a message
+//! exists once.
+//!
+//! Positions are [`At`]s, rendered only when a check fails: kube-openapi names a value by its
+//! own dotted path (`spec.items[0].name`, additionalProperties keys joined with `.` even at the
+//! root), which the API server appends to the field path as one piece.
+
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+use kstruct_schema::field::{BadValue, ErrorKind, FieldError, Path};
+use kstruct_schema::go::{format_float_g, quote};
+
+use super::formats;
+use crate::objectmeta::coerce::At;
+
+/// One kube-openapi error: its code decides the field error it becomes.
+#[derive(Debug, Clone)]
+enum Fail {
+    Type {
+        name: String,
+        msg: String,
+        value: String,
+    },
+    Required {
+        name: String,
+        msg: String,
+    },
+    Enum {
+        name: String,
+        msg: String,
+        value: Value,
+        values: Vec<Value>,
+    },
+    TooLong {
+        name: String,
+        msg: String,
+        max: i64,
+    },
+    TooMany {
+        name: String,
+        msg: String,
+        actual: i64,
+        max: i64,
+    },
+    Other {
+        name: String,
+        msg: String,
+        value: Option<Value>,
+    },
+    Composite {
+        msg: String,
+    },
+}
+
+impl Fail {
+    fn msg(&self) -> &str {
+        match self {
+            Fail::Type { msg, .. }
+            | Fail::Required { msg, .. }
+            | Fail::Enum { msg, .. }
+            | Fail::TooLong { msg, .. }
+            | Fail::TooMany { msg, .. }
+            | Fail::Other { msg, .. }
+            | Fail::Composite { msg } => msg,
+        }
+    }
+}
+
+/// kube-openapi's `Result` of validating one value: its errors (each message kept once, the
+/// first time it occurs) and the count of checks that matched, which picks the failing
+/// `anyOf`/`oneOf` branch whose errors are reported.
+#[derive(Debug, Default)]
+pub struct Res {
+    errors: Vec<Fail>,
+    seen: HashSet<String>,
+    matches: usize,
+}
+
+impl Res {
+    /// An empty result.
+    pub fn new() -> Res {
+        Res::default()
+    }
+
+    /// Counts `n` more matched checks.
+    #[inline]
+    pub fn matched(&mut self, n: usize) {
+        self.matches += n;
+    }
+
+    /// No error so far.
+    #[inline]
+    pub fn is_valid(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    fn add(&mut self, f: Fail) {
+        // A set, not a scan of the errors so far: thousands of failing items stay linear.
+        if self.seen.insert(f.msg().to_string()) {
+            self.errors.push(f);
+        }
+    }
+
+    /// Adds another result's errors (those not already here) and matches.
+    pub fn merge(&mut self, other: Res) {
+        for e in other.errors {
+            self.add(e);
+        }
+        self.matches += other.matches;
+    }
+
+    /// The errors as the API server's field errors, under `fld_path` (`None` is the
+    /// reference's nil path, whose own errors print as `<nil>`).
+    pub fn into_field_errors(self, fld_path: Option<&Path>) -> Vec<FieldError> {
+        self.errors.into_iter().map(|f| to_field_error(fld_path, f)).collect()
+    }
+}
+
+/// kube-openapi's name for the value at `at`: properties joined with `.` (no leading dot at
+/// the root), additionalProperties keys with `.` always, items as `[i]`; the base is not part
+/// of it.
+pub fn name(at: &At<'_>) -> String {
+    let mut steps = Vec::new();
+    let mut cur = at;
+    while !matches!(cur, At::Base(_)) {
+        steps.push(cur);
+        cur = match cur {
+            At::Child(up, _) | At::Key(up, _) | At::Index(up, _) => up,
+            At::Base(_) => break,
+        };
+    }
+    let mut out = String::new();
+    for step in steps.iter().rev() {
+        match step {
+            At::Child(_, k) if out.is_empty() => out.push_str(k),
+            At::Child(_, k) | At::Key(_, k) => {
+                out.push('.');
+                out.push_str(k);
+            }
+            At::Index(_, i) => {
+                out.push('[');
+                out.push_str(&i.to_string());
+                out.push(']');
+            }
+            At::Base(_) => {}
+        }
+    }
+    out
+}
+
+fn invalid_type(path: &str, type_: &str, observed: &str) -> Fail {
+    Fail::Type {
+        name: path.to_string(),
+        msg: format!("{path} in body must be of type {type_}: {}", quote(observed)),
+        value: observed.to_string(),
+    }
+}
+
+/// The JSON kind kube-openapi sees, and its format (`schemaInfoForType`).
+fn observed(data: &Value) -> (&'static str, &'static str) {
+    match data {
+        Value::Bool(_) => ("boolean", ""),
+        Value::String(_) => ("string", ""),
+        Value::Number(n) if n.is_i64() => ("integer", "int64"),
+        Value::Number(_) => ("number", "float64"),
+        Value::Array(_) => ("array", ""),
+        _ => ("object", ""),
+    }
+}
+
+/// `swag.IsFloat64AJSONInteger`.
+fn is_float_a_json_integer(f: f64) -> bool {
+    if f.is_nan() || f.is_infinite() || f.abs() > 9_007_199_254_740_991.0 {
+        return false;
+    }
+    if f == f.trunc() {
+        return true;
+    }
+    let diff = (f.round() - f).abs();
+    diff / f.abs() < 1e-9
+}
+
+/// A `null` where the schema has types and is not nullable.
+pub fn null_type(at: &At<'_>, types: &[&str], r: &mut Res) {
+    r.add(invalid_type(&name(at), &types.join(","), "null"));
+}
+
+/// The type validator (`typeValidator`) for a non-null value: `types` and `format` as the
+/// validator was built with (both may be empty). Counts a match when the value passes.
+pub fn check_type(at: &At<'_>, types: &[&str], format: &str, data: &Value, r: &mut Res) {
+    let (sch_type, observed_format) = observed(data);
+    let has = |t: &str| types.contains(&t);
+    let is_float_int = sch_type == "number" && data.as_f64().is_some_and(is_float_a_json_integer) && has("integer");
+    let is_int_float = sch_type == "integer" && has("number");
+    let kind_string_or_slice = matches!(data, Value::String(_) | Value::Array(_));
+    let format_matches = has(sch_type) || observed_format == format || is_float_int || is_int_float;
+    if !(kind_string_or_slice || format.is_empty() || format_matches) {
+        r.add(invalid_type(&name(at), format, observed_format));
+        return;
+    }
+    let numeric = has("number") || has("integer");
+    if kind_string_or_slice && !(numeric || format.is_empty()) {
+        r.matches += 1;
+        return;
+    }
+    if !(has(sch_type) || is_float_int || is_int_float) {
+        r.add(invalid_type(&name(at), &types.join(","), sch_type));
+        return;
+    }
+    r.matches += 1;
+}
+
+/// `maxLength` and `minLength` (in characters); returns whether `pattern` is checked next
+/// (not after a length error).
+pub fn string_lengths(at: &At<'_>, text: &str, min: Option<i64>, max: Option<i64>, r: &mut Res) -> bool {
+    let len = text.chars().count() as i64;
+    if let Some(max) = max
+        && len > max
+    {
+        let path = name(at);
+        r.add(Fail::TooLong {
+            msg: format!("{path} in body should be at most {max} chars long"),
+            name: path,
+            max,
+        });
+        return false;
+    }
+    if let Some(min) = min
+        && len < min
+    {
+        let path = name(at);
+        r.add(Fail::Other {
+            msg: format!("{path} in body should be at least {min} chars long"),
+            name: path,
+            value: Some(Value::String(text.to_string())),
+        });
+        return false;
+    }
+    true
+}
+
+/// A schema's `pattern`, compiled once, on first use.
+#[derive(Debug)]
+pub struct Pattern {
+    source: &'static str,
+    regex: OnceLock<Option<regex::Regex>>,
+}
+
+impl Pattern {
+    /// The pattern `source`, as the schema writes it.
+    pub const fn new(source: &'static str) -> Pattern {
+        Pattern {
+            source,
+            regex: OnceLock::new(),
+        }
+    }
+
+    /// The pattern as the schema writes it.
+    pub fn source(&self) -> &'static str {
+        self.source
+    }
+
+    /// The compiled pattern; `None` for one the regex crate does not take (rare: the schema's
+    /// Go syntax was checked), which is then not enforced.
+    pub fn regex(&self) -> Option<&regex::Regex> {
+        self.regex.get_or_init(|| regex::Regex::new(self.source).ok()).as_ref()
+    }
+}
+
+/// `pattern`: `source` is the schema's text, `regex` its compiled form (`None`: not enforced).
+pub fn pattern(at: &At<'_>, text: &str, source: &str, regex: Option<&regex::Regex>, r: &mut Res) {
+    if let Some(re) = regex
+        && !re.is_match(text)
+    {
+        let path = name(at);
+        r.add(Fail::Other {
+            msg: format!("{path} in body should match '{source}'"),
+            name: path,
+            value: Some(Value::String(text.to_string())),
+        });
+    }
+}
+
+/// A string `format` kube-openapi's registry knows (the caller decided it is checked).
+pub fn format(at: &At<'_>, format: &str, text: &str, r: &mut Res) {
+    if !formats::valid(format, text) {
+        let path = name(at);
+        r.add(Fail::Type {
+            msg: format!("{path} in body must be of type {format}: {}", quote(text)),
+            name: path,
+            value: text.to_string(),
+        });
+    }
+}
+
+/// The numeric checks of one node.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Numeric {
+    /// `multipleOf`.
+    pub multiple_of: Option<f64>,
+    /// `minimum`.
+    pub minimum: Option<f64>,
+    /// `exclusiveMinimum`.
+    pub exclusive_minimum: bool,
+    /// `maximum`.
+    pub maximum: Option<f64>,
+    /// `exclusiveMaximum`.
+    pub exclusive_maximum: bool,
+}
+
+/// `multipleOf`, `minimum` and `maximum` on a number (counts a match).
+pub fn number(at: &At<'_>, data: &Value, v: &Numeric, r: &mut Res) {
+    let fail = |msg: String| Fail::Other {
+        name: name(at),
+        msg,
+        value: Some(data.clone()),
+    };
+    // kube-openapi compares in the value's own Go type: bounds are truncated for integers.
+    let int = data.as_i64().filter(|_| data.is_i64());
+    let float = data.as_f64().unwrap_or(f64::NAN);
+    let bound = |b: f64| match int {
+        Some(_) => (b as i64).to_string(),
+        None => format_float_g(b),
+    };
+    if let Some(factor) = v.multiple_of {
+        match int {
+            Some(i) => {
+                let f = factor as i64;
+                if f != 0 && i % f != 0 {
+                    r.add(fail(format!("{} in body should be a multiple of {f}", name(at))));
+                }
+            }
+            None => {
+                if factor < 0.0 {
+                    r.add(fail(format!(
+                        "factor MultipleOf declared for {} must be positive: {}",
+                        name(at),
+                        format_float_g(factor)
+                    )));
+                } else {
+                    let mult = if factor < 1.0 {
+                        1.0 / factor * float
+                    } else {
+                        float / factor
+                    };
+                    if !is_float_a_json_integer(mult) {
+                        r.add(fail(format!(
+                            "{} in body should be a multiple of {}",
+                            name(at),
+                            format_float_g(factor)
+                        )));
+                    }
+                }
+            }
+        }
+    }
+    if let Some(min) = v.minimum {
+        let below = match int {
+            Some(i) => {
+                let m = min as i64;
+                (!v.exclusive_minimum && i < m) || (v.exclusive_minimum && i <= m)
+            }
+            None => (!v.exclusive_minimum && float < min) || (v.exclusive_minimum && float <= min),
+        };
+        if below {
+            let rel = if v.exclusive_minimum {
+                "greater than"
+            } else {
+                "greater than or equal to"
+            };
+            r.add(fail(format!("{} in body should be {rel} {}", name(at), bound(min))));
+        }
+    }
+    if let Some(max) = v.maximum {
+        let above = match int {
+            Some(i) => {
+                let m = max as i64;
+                (!v.exclusive_maximum && i > m) || (v.exclusive_maximum && i >= m)
+            }
+            None => (!v.exclusive_maximum && float > max) || (v.exclusive_maximum && float >= max),
+        };
+        if above {
+            let rel = if v.exclusive_maximum {
+                "less than"
+            } else {
+                "less than or equal to"
+            };
+            r.add(fail(format!("{} in body should be {rel} {}", name(at), bound(max))));
+        }
+    }
+    r.matches += 1;
+}
+
+/// `minItems` and `maxItems`.
+pub fn item_counts(at: &At<'_>, len: usize, min: Option<i64>, max: Option<i64>, r: &mut Res) {
+    let size = len as i64;
+    if let Some(min) = min
+        && size < min
+    {
+        let path = name(at);
+        r.add(Fail::Other {
+            msg: format!("{path} in body should have at least {min} items"),
+            name: path,
+            value: Some(Value::from(size)),
+        });
+    }
+    if let Some(max) = max
+        && size > max
+    {
+        let path = name(at);
+        r.add(Fail::TooMany {
+            msg: format!("{path} in body should have at most {max} items"),
+            name: path,
+            actual: size,
+            max,
+        });
+    }
+}
+
+/// `uniqueItems: true`.
+pub fn unique_items(at: &At<'_>, items: &[Value], r: &mut Res) {
+    // Equal values have equal JSON texts (serde_json's maps are ordered): hashing the texts
+    // keeps a long list linear where kube-openapi compares every pair.
+    let mut seen = HashSet::new();
+    let dup = items.iter().any(|i| !seen.insert(identity(i)));
+    if dup {
+        let path = name(at);
+        r.add(Fail::Other {
+            msg: format!("{path} in body shouldn't contain duplicates"),
+            name: path,
+            value: None,
+        });
+    }
+}
+
+/// What `reflect.DeepEqual` compares of a decoded JSON value: numbers by their Go type and
+/// value (`1` and `1.0` differ), the rest by content.
+fn identity(v: &Value) -> String {
+    match v {
+        Value::Number(n) if n.is_i64() => format!("i{n}"),
+        Value::Number(n) if n.is_u64() => format!("u{n}"),
+        // `0.0 == -0.0`, as Go compares them.
+        Value::Number(n) => match n.as_f64().unwrap_or(f64::NAN) {
+            0.0 => "f0".to_string(),
+            f => format!("f{}", f.to_bits()),
+        },
+        Value::Array(items) => {
+            let parts: Vec<String> = items.iter().map(identity).collect();
+            format!("[{}]", parts.join(","))
+        }
+        Value::Object(map) => {
+            let parts: Vec<String> = map
+                .iter()
+                .map(|(k, v)| format!("{}:{}", quote(k), identity(v)))
+                .collect();
+            format!("{{{}}}", parts.join(","))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// `enum`, with Go's conversions between the value's and each entry's types.
+pub fn enum_(at: &At<'_>, data: &Value, entries: &[Value], r: &mut Res) {
+    if entries.is_empty() || entries.iter().any(|e| enum_matches(data, e)) {
+        return;
+    }
+    let path = name(at);
+    r.add(Fail::Enum {
+        msg: format!("{path} in body should be one of {}", go_print_list(entries)),
+        name: path,
+        value: data.clone(),
+        values: entries.to_vec(),
+    });
+}
+
+fn enum_matches(data: &Value, entry: &Value) -> bool {
+    match (data, entry) {
+        (Value::Null, _) | (_, Value::Null) => false,
+        (Value::Number(d), Value::Number(e)) => {
+            match (d.as_i64().filter(|_| d.is_i64()), e.as_i64().filter(|_| e.is_i64())) {
+                (Some(a), Some(b)) => a == b,
+                // A float value converts to the entry's int64 by truncation.
+                (None, Some(b)) => d.as_f64().is_some_and(|f| f as i64 == b),
+                (Some(a), None) => e.as_f64() == Some(a as f64),
+                (None, None) => d.as_f64() == e.as_f64(),
+            }
+        }
+        // Go converts an int64 to a string as the rune with that code point.
+        (Value::Number(d), Value::String(e)) => d.as_i64().filter(|_| d.is_i64()).is_some_and(|i| {
+            u32::try_from(i)
+                .ok()
+                .and_then(char::from_u32)
+                .unwrap_or('\u{fffd}')
+                .to_string()
+                == *e
+        }),
+        (a, b) => a == b,
+    }
+}
+
+/// Go's `%v` of a `[]interface{}` (only in a message that never reaches a field error).
+fn go_print_list(values: &[Value]) -> String {
+    let parts: Vec<String> = values
+        .iter()
+        .map(|v| match v {
+            Value::String(s) => s.clone(),
+            Value::Null => "<nil>".into(),
+            other => other.to_string(),
+        })
+        .collect();
+    format!("[{}]", parts.join(" "))
+}
+
+/// `minProperties` and `maxProperties`.
+pub fn property_counts(at: &At<'_>, len: usize, min: Option<i64>, max: Option<i64>, r: &mut Res) {
+    let size = len as i64;
+    if let Some(min) = min
+        && size < min
+    {
+        let path = name(at);
+        r.add(Fail::Other {
+            msg: format!("{path} in body should have at least {min} properties"),
+            name: path,
+            value: Some(Value::from(size)),
+        });
+    }
+    if let Some(max) = max
+        && size > max
+    {
+        let path = name(at);
+        r.add(Fail::TooMany {
+            msg: format!("{path} in body should have at most {max} properties"),
+            name: path,
+            actual: size,
+            max,
+        });
+    }
+}
+
+/// A key `additionalProperties: false` forbids.
+pub fn forbidden_property(at: &At<'_>, key: &str, r: &mut Res) {
+    let path = name(at);
+    r.add(Fail::Other {
+        msg: format!("{path}.{key} in body is a forbidden property"),
+        name: path,
+        value: Some(Value::String(key.to_string())),
+    });
+}
+
+/// A `required` key that is absent.
+pub fn required(at: &At<'_>, key: &str, r: &mut Res) {
+    let name = format!("{}.{key}", name(at));
+    r.add(Fail::Required {
+        msg: format!("{name} in body is required"),
+        name,
+    });
+}
+
+/// `anyOf`: `branches` results, computed on demand (the first valid one ends the search);
+/// when none is valid, the error and the errors of the branch with the most matches.
+pub fn any_of(at: &At<'_>, branches: usize, mut eval: impl FnMut(usize) -> Res, r: &mut Res) {
+    let mut best: Option<Res> = None;
+    for i in 0..branches {
+        let res = eval(i);
+        if res.is_valid() {
+            return;
+        }
+        if best.as_ref().is_none_or(|b| res.matches > b.matches) {
+            best = Some(res);
+        }
+    }
+    r.add(Fail::Composite {
+        msg: format!("{} must validate at least one schema (anyOf)", quote(&name(at))),
+    });
+    if let Some(b) = best {
+        r.merge(b);
+    }
+}
+
+/// `oneOf`: exactly one branch valid; otherwise the error, with the errors of the best
+/// failing branch when none is valid.
+pub fn one_of(at: &At<'_>, branches: usize, mut eval: impl FnMut(usize) -> Res, r: &mut Res) {
+    let mut best: Option<Res> = None;
+    let mut validated = 0;
+    for i in 0..branches {
+        let res = eval(i);
+        if res.is_valid() {
+            validated += 1;
+        } else if validated == 0 && best.as_ref().is_none_or(|b| res.matches > b.matches) {
+            best = Some(res);
+        }
+    }
+    if validated == 1 {
+        return;
+    }
+    let extra = if validated == 0 {
+        "Found none valid".to_string()
+    } else {
+        format!("Found {validated} valid alternatives")
+    };
+    r.add(Fail::Composite {
+        msg: format!(
+            "{} must validate one and only one schema (oneOf). {extra}",
+            quote(&name(at))
+        ),
+    });
+    if validated == 0
+        && let Some(b) = best
+    {
+        r.merge(b);
+    }
+}
+
+/// `allOf`: every branch's errors, and the error when any failed.
+pub fn all_of(at: &At<'_>, branches: usize, mut eval: impl FnMut(usize) -> Res, r: &mut Res) {
+    let mut valid = 0;
+    for i in 0..branches {
+        let res = eval(i);
+        if res.is_valid() {
+            valid += 1;
+        }
+        r.merge(res);
+    }
+    if valid != branches {
+        let extra = if valid == 0 { ". None validated" } else { "" };
+        r.add(Fail::Composite {
+            msg: format!("{} must validate all the schemas (allOf){extra}", quote(&name(at))),
+        });
+    }
+}
+
+/// `not`: `res` is the result of the negated schema.
+pub fn not(at: &At<'_>, res: &Res, r: &mut Res) {
+    if res.is_valid() {
+        r.add(Fail::Composite {
+            msg: format!("{} must not validate the schema (not)", quote(&name(at))),
+        });
+    }
+}
+
+/// `kubeOpenAPIResultToFieldErrors`.
+fn to_field_error(fld_path: Option<&Path>, f: Fail) -> FieldError {
+    let (kind, name, value, detail) = match f {
+        Fail::Type { name, msg, value } => (ErrorKind::TypeInvalid, name, BadValue::String(value), msg),
+        Fail::Required { name, .. } => (ErrorKind::Required, name, BadValue::Omit, String::new()),
+        Fail::Enum {
+            name, value, values, ..
+        } => {
+            let list: Vec<String> = values
+                .iter()
+                .map(|v| match v {
+                    Value::String(s) => quote(s),
+                    other => quote(&kstruct_schema::go::marshal_json(other)),
+                })
+                .collect();
+            (
+                ErrorKind::NotSupported,
+                name,
+                BadValue::from(&value),
+                format!("supported values: {}", list.join(", ")),
+            )
+        }
+        Fail::TooLong { name, max, .. } => {
+            let unit = if max == 1 { "byte" } else { "bytes" };
+            (
+                ErrorKind::TooLong,
+                name,
+                BadValue::Omit,
+                format!("may not be more than {max} {unit}"),
+            )
+        }
+        Fail::TooMany { name, actual, max, .. } => {
+            let unit = if max == 1 { "item" } else { "items" };
+            (
+                ErrorKind::TooMany,
+                name,
+                BadValue::Int(actual),
+                format!("must have at most {max} {unit}"),
+            )
+        }
+        Fail::Other { name, msg, value } => (
+            ErrorKind::Invalid,
+            name,
+            value.as_ref().map_or(BadValue::String(String::new()), BadValue::from),
+            msg,
+        ),
+        // Not a kube-openapi `Validation`: reported at the path the validation started from.
+        Fail::Composite { msg } => (ErrorKind::Invalid, String::new(), BadValue::String(String::new()), msg),
+    };
+    // The error's name is appended as one piece; the nil path prints as `<nil>`.
+    let base = fld_path.cloned().unwrap_or_else(Path::nil);
+    let path = match name.as_str() {
+        "" | "." => base,
+        name => base.child(name.strip_prefix('.').unwrap_or(name)),
+    };
+    FieldError::new(kind, &path, value, detail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn names_are_kube_openapi_s() {
+        let base = Path::nil();
+        let root = At::Base(&base);
+        let spec = root.child("spec");
+        let items = spec.child("items");
+        let first = items.index(0);
+        let key = first.key("a.b");
+        assert_eq!(name(&root), "");
+        assert_eq!(name(&key), "spec.items[0].a.b");
+        // additionalProperties keys at the root keep their dot; items at the root have none.
+        assert_eq!(name(&root.key("k")), ".k");
+        assert_eq!(name(&root.index(2)), "[2]");
+    }
+
+    #[test]
+    fn unique_items_compare_as_go_does() {
+        let base = Path::nil();
+        let at = At::Base(&base);
+        let dup = |items: Value| {
+            let mut r = Res::new();
+            unique_items(&at, items.as_array().unwrap(), &mut r);
+            !r.is_valid()
+        };
+        assert!(!dup(json!([1, 1.0, "1"])), "1 and 1.0 are different Go values");
+        assert!(dup(json!([{"a": [1, {"b": null}]}, {"a": [1, {"b": null}]}])));
+        assert!(!dup(json!([{"a": 1}, {"a": 2}, [1], [1, 1]])));
+        assert!(dup(json!([0.5, 0.5])));
+        assert!(dup(json!([0.0, -0.0])));
+    }
+
+    #[test]
+    fn repeated_messages_are_kept_once_in_linear_time() {
+        let base = Path::nil();
+        let at = At::Base(&base);
+        let mut r = Res::new();
+        for _ in 0..100_000 {
+            required(&at, "a", &mut r);
+        }
+        assert_eq!(r.into_field_errors(None).len(), 1);
+    }
+}
