@@ -348,7 +348,7 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
         /// The walks of every distinct schema node, shared by all pipelines above.
         // Nested `if let`s stay nested: let chains would need the 2024 edition, and this file
         // builds in any edition.
-        #[allow(clippy::collapsible_if)]
+        #[allow(clippy::collapsible_if, unused_imports)]
         mod __nodes {
             use ::kstruct::compiled::v1 as rt;
             use rt::Value;

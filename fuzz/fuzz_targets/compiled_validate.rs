@@ -16,7 +16,10 @@ mod widgets {
 static CRD: LazyLock<RegisteredCrd> = LazyLock::new(|| {
     let mut registry = kstruct::Registry::new();
     registry.add_yaml(include_str!("../crds/widgets.yaml"), "widgets.yaml").unwrap();
-    registry.crds()[0].clone()
+    let crd = registry.crds()[0].clone();
+    // A schema that does not convert would make every create an `Unservable` error.
+    assert!(matches!(crd.version("v1"), Some(Ok(_))), "the fuzz CRD's schema converts");
+    crd
 });
 
 fn messages(p: &dyn Pipeline, v: &serde_json::Value) -> Vec<String> {
