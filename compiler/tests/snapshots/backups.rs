@@ -133,7 +133,7 @@ pub mod example_com {
     }
 }
 /// The walks of every distinct schema node, shared by all pipelines above.
-#[allow(clippy::collapsible_if)]
+#[allow(clippy::collapsible_if, unused_imports)]
 mod __nodes {
     use ::kstruct::compiled::v1 as rt;
     use rt::Value;
