@@ -5,7 +5,7 @@ use serde_json::Value;
 use kstruct_schema::field::FieldError;
 
 use crate::Error;
-use crate::decode::{self, DecodeOptions, Decoded, OneVersion};
+use crate::decode::{self, DecodeOptions, DecodeReport, Decoded, OneVersion};
 use crate::objectmeta::CoerceOptions;
 use crate::validation::SchemaErrors;
 
@@ -143,6 +143,38 @@ pub trait Pipeline: Send + Sync {
     /// [`Error::Rejected`] when the API server would reject the body.
     fn decode(&self, body: &[u8], options: &DecodeOptions) -> Result<Decoded, Error> {
         decode::request(&OneVersion(self), body, options)
+    }
+
+    /// Decodes a request body as [`decode`](Pipeline::decode) does and appends the stored
+    /// object to `out` as the API server writes it: Go's `encoding/json` of the object (keys in
+    /// byte order, HTML-safe escapes, Go's number spelling), byte for byte what printing
+    /// `decode`'s object with [`marshal_json`](crate::schema::go::marshal_json) gives, with the
+    /// same warnings, field paths and errors (the contract of
+    /// [`decode::request_bytes`](crate::decode::request_bytes)). Nothing is appended on error.
+    ///
+    /// ```
+    /// use kstruct::{DecodeOptions, GroupVersionKind, Interpreter, Pipeline};
+    ///
+    /// let schema = kstruct::schema::convert::from_value(&serde_json::json!({
+    ///     "type": "object",
+    ///     "properties": {"spec": {"type": "object", "properties": {
+    ///         "note": {"type": "string", "default": "<none>"}}}},
+    /// })).unwrap();
+    /// let widget = Interpreter::new(schema).with_resource(GroupVersionKind::new("example.com", "v1", "Widget"));
+    /// let mut out = Vec::new();
+    /// let body = br#"{"kind": "Widget", "apiVersion": "example.com/v1", "spec": {"x": 1}}"#;
+    /// let report = widget.decode_bytes(body, &DecodeOptions::default(), &mut out).unwrap();
+    /// assert_eq!(
+    ///     String::from_utf8(out).unwrap(),
+    ///     r#"{"apiVersion":"example.com/v1","kind":"Widget","spec":{"note":"\u003cnone\u003e"}}"#
+    /// );
+    /// assert_eq!(report.warnings, [r#"unknown field "spec.x""#]);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`decode`](Pipeline::decode).
+    fn decode_bytes(&self, body: &[u8], options: &DecodeOptions, out: &mut Vec<u8>) -> Result<DecodeReport, Error> {
+        decode::request_bytes(&OneVersion(self), body, options, None, out)
     }
 
     /// Decodes a stored object through the API server's read-from-storage path (see

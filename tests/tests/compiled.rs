@@ -126,7 +126,35 @@ fn decode_results<R: Resolve + ?Sized>(endpoint: &R, body: &[u8]) -> Value {
 /// Decoding `body` in every mode through one pipeline (as a CRD with that one version, or
 /// for any object).
 fn pipeline_decode_results(p: &dyn Pipeline, body: &[u8]) -> Value {
+    bytes_as_printed(p, body);
     decode_all(|opts| p.decode(body, opts), || p.decode_storage(body))
+}
+
+/// The contract of `decode_bytes`: in every mode, the bytes are the printed object of
+/// `decode`, with the same report or the same error.
+fn bytes_as_printed(p: &dyn Pipeline, body: &[u8]) {
+    for field_validation in [FieldValidation::Strict, FieldValidation::Warn, FieldValidation::Ignore] {
+        let opts = DecodeOptions {
+            field_validation,
+            ..DecodeOptions::default()
+        };
+        let mut out = b"kept ".to_vec();
+        match (p.decode_bytes(body, &opts, &mut out), p.decode(body, &opts)) {
+            (Ok(report), Ok(decoded)) => {
+                let printed = format!("kept {}", kstruct::schema::go::marshal_json(&decoded.object));
+                assert_eq!(String::from_utf8(out).unwrap(), printed, "{field_validation:?}");
+                assert_eq!(
+                    (report.warnings, report.unknown_fields, report.duplicate_fields),
+                    (decoded.warnings, decoded.unknown_fields, decoded.duplicate_fields)
+                );
+            }
+            (Err(a), Err(b)) => {
+                assert_eq!(a.to_string(), b.to_string());
+                assert_eq!(out, b"kept ", "nothing appended on error");
+            }
+            (a, b) => panic!("decode_bytes {:?} vs decode {:?}", a.is_ok(), b.is_ok()),
+        }
+    }
 }
 
 /// The first difference between two results, as a path.

@@ -1,10 +1,11 @@
 //! `kstruct decode`: each input document through the API server's write path (or, with
 //! `--storage`, its read-from-storage path).
 
+use std::io::Write as _;
 use std::path::PathBuf;
 
 use kstruct::compiled::{self, CompiledCrd};
-use kstruct::decode::{Resolve, Selected};
+use kstruct::decode::{DecodeReport, Resolve, Selected};
 use kstruct::{DecodeOptions, Decoded, Error, FieldValidation, Interpreter, Pipeline, RegisteredCrd, Registry};
 use serde_json::json;
 
@@ -163,6 +164,27 @@ impl Endpoint {
     }
 }
 
+impl Endpoint {
+    /// The write path to bytes (see [`kstruct::decode::request_bytes`]).
+    fn decode_bytes(
+        &self,
+        body: &[u8],
+        options: &DecodeOptions,
+        ns: Option<&str>,
+        out: &mut Vec<u8>,
+    ) -> Result<DecodeReport, Error> {
+        use kstruct::decode::request_bytes;
+        match self {
+            Endpoint::Schema(p) => p.decode_bytes(body, options, out),
+            Endpoint::CompiledSchema(p) => p.decode_bytes(body, options, out),
+            Endpoint::CompiledCrd(c, v) => request_bytes(&only(*c, v), body, options, ns, out),
+            Endpoint::Compiled(r, v) => request_bytes(&only(*r, v), body, options, ns, out),
+            Endpoint::Crd(c) => request_bytes(&**c, body, options, ns, out),
+            Endpoint::Crds(r) => request_bytes(r, body, options, ns, out),
+        }
+    }
+}
+
 fn only<'a, R: Resolve + ?Sized>(inner: &'a R, version: &'a Option<String>) -> OnlyVersion<'a, R> {
     OnlyVersion {
         inner,
@@ -201,6 +223,7 @@ pub struct Mode {
 pub fn run_with(endpoint: &Endpoint, args: Mode, inputs: &[PathBuf]) -> Result<Outcome, String> {
     let inputs = read_inputs(inputs)?;
     let mut out = std::io::stdout().lock();
+    let mut buf = Vec::new();
     let mut failed = false;
     for input in &inputs {
         let documents = if args.body {
@@ -223,8 +246,24 @@ pub fn run_with(endpoint: &Endpoint, args: Mode, inputs: &[PathBuf]) -> Result<O
                 },
                 max_body_size: Some(args.max_body_size),
             };
+            // Objects alone go straight to bytes, as the API server would write them; reports
+            // and the storage path go through the object.
             let result = match doc.body {
                 Err(e) => Err(e),
+                Ok(body) if !args.report && !args.storage => {
+                    buf.clear();
+                    match endpoint.decode_bytes(body, &options, args.namespace.as_deref(), &mut buf) {
+                        Ok(report) => {
+                            for w in &report.warnings {
+                                eprintln!("Warning: {}:{}: {w}", input.origin, doc.line);
+                            }
+                            buf.push(b'\n');
+                            out.write_all(&buf).map_err(|e| e.to_string())?;
+                            continue;
+                        }
+                        Err(e) => Err(e),
+                    }
+                }
                 Ok(body) => endpoint.decode(body, &options, args.storage, args.namespace.as_deref()),
             };
             let line = match result {

@@ -48,10 +48,13 @@
 //! ```
 
 mod body;
+mod bytes;
 mod coercer;
 pub(crate) mod message;
 
 use serde_json::Value;
+
+pub use bytes::{DecodeReport, request_bytes};
 
 use crate::Error;
 use crate::json::dispose;
