@@ -464,12 +464,25 @@ impl<'a> Stream<'a> {
 
     /// A string literal; invalid UTF-8 and unpaired surrogates become U+FFFD, as in Go.
     fn string(&mut self) -> Result<String, JsonError> {
+        /// Bytes that end a string's fast path: the closing quote, an escape, a control
+        /// character.
+        static STRING_STOP: [bool; 256] = {
+            let mut t = [false; 256];
+            let mut b = 0;
+            while b < 0x20 {
+                t[b] = true;
+                b += 1;
+            }
+            t[b'"' as usize] = true;
+            t[b'\\' as usize] = true;
+            t
+        };
         let b = self.input;
         let start = self.pos;
         self.pos += 1;
         // Fast path: no escapes and valid UTF-8 up to the closing quote.
         let mut i = self.pos;
-        while i < b.len() && b[i] != b'"' && b[i] != b'\\' && b[i] >= 0x20 {
+        while i < b.len() && !STRING_STOP[b[i] as usize] {
             i += 1;
         }
         if i < b.len()

@@ -49,9 +49,20 @@ pub fn request_bytes<R: Resolve + ?Sized>(
     out: &mut Vec<u8>,
 ) -> Result<DecodeReport, Error> {
     let decoded = request_in(target, body, options, namespace)?;
-    let mut text = String::with_capacity(body.len());
-    write_json(&mut text, &decoded.object);
-    out.extend_from_slice(text.as_bytes());
+    // Written straight into the caller's buffer (kept, with its capacity, for the next
+    // document) when what it holds is text, as it is when it is reused for output.
+    match String::from_utf8(std::mem::take(out)) {
+        Ok(mut text) => {
+            write_json(&mut text, &decoded.object);
+            *out = text.into_bytes();
+        }
+        Err(e) => {
+            *out = e.into_bytes();
+            let mut text = String::with_capacity(body.len());
+            write_json(&mut text, &decoded.object);
+            out.extend_from_slice(text.as_bytes());
+        }
+    }
     dispose(decoded.object);
     Ok(DecodeReport {
         warnings: decoded.warnings,

@@ -63,21 +63,45 @@ fn summarize(body: &[u8], max: usize) -> String {
 
 /// The warnings fieldValidation=Warn returns for strict errors: one per error, YAML
 /// duplicate-key errors split into one per line, empty and repeated texts dropped (the
-/// API server's warning recorder keeps each text once).
-pub(super) fn warnings(errors: &[String]) -> Vec<String> {
+/// API server's warning recorder keeps each text once). The errors' strings are moved into
+/// the warnings, not copied: a body with thousands of unknown fields costs one pass.
+pub(super) fn warnings(errors: Vec<String>) -> Vec<String> {
     const SHORT: &str = "yaml: unmarshal errors:\n";
     const LONG: &str = "error converting YAML to JSON: yaml: unmarshal errors:\n";
-    let mut out: Vec<String> = Vec::new();
-    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    for e in errors {
-        let lines: Vec<&str> = match e.strip_prefix(SHORT).or_else(|| e.strip_prefix(LONG)) {
-            Some(rest) => rest.split('\n').map(str::trim).collect(),
-            None => vec![e.as_str()],
-        };
-        for w in lines {
-            if !w.is_empty() && seen.insert(w) {
-                out.push(w.to_string());
-            }
+    enum Take {
+        Whole,
+        Skip,
+        Lines(Vec<std::ops::Range<usize>>),
+    }
+    // First decide, borrowing the texts; then move them.
+    let plan: Vec<Take> = {
+        // SipHash, not a cheaper hash: the texts hold the body's field names, which a client
+        // could choose to collide.
+        let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::with_capacity(errors.len());
+        errors
+            .iter()
+            .map(|e| match e.strip_prefix(SHORT).or_else(|| e.strip_prefix(LONG)) {
+                Some(rest) => Take::Lines(
+                    rest.split('\n')
+                        .map(str::trim)
+                        .filter(|w| !w.is_empty() && seen.insert(w))
+                        .map(|w| {
+                            let start = w.as_ptr() as usize - e.as_ptr() as usize;
+                            start..start + w.len()
+                        })
+                        .collect(),
+                ),
+                None if !e.is_empty() && seen.insert(e) => Take::Whole,
+                None => Take::Skip,
+            })
+            .collect()
+    };
+    let mut out = Vec::with_capacity(errors.len());
+    for (e, take) in errors.into_iter().zip(plan) {
+        match take {
+            Take::Whole => out.push(e),
+            Take::Skip => {}
+            Take::Lines(lines) => out.extend(lines.into_iter().map(|r| e[r].to_string())),
         }
     }
     out
@@ -132,9 +156,11 @@ mod tests {
             "duplicate field \"spec.a\"".to_string(),
             "error converting YAML to JSON: yaml: unmarshal errors:\n  line 6: key \"name\" already set in map"
                 .to_string(),
+            String::new(),
+            "duplicate field \"spec.a\"".to_string(),
         ];
         assert_eq!(
-            warnings(&errors),
+            warnings(errors.to_vec()),
             [
                 "line 6: key \"name\" already set in map",
                 "line 9: key \"a\" already set in map",

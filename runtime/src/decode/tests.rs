@@ -680,3 +680,17 @@ fn bodies_over_the_limit_get_the_servers_413() {
     assert_eq!((status.code, status.reason.as_str()), (413, "RequestEntityTooLarge"));
     assert_eq!(API_SERVER_MAX_BODY_SIZE, 3_145_728);
 }
+
+#[test]
+fn bytes_are_appended_to_whatever_the_buffer_holds() {
+    let body = br#"{"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"name": "<n>"}}"#;
+    let printed = crate::schema::go::marshal_json(&widget().decode(body, &opts(FieldValidation::Warn)).unwrap().object);
+    for prior in [&b""[..], b"text ", b"\xff not UTF-8 "] {
+        let mut out = prior.to_vec();
+        widget()
+            .decode_bytes(body, &opts(FieldValidation::Warn), &mut out)
+            .unwrap();
+        assert_eq!(&out[..prior.len()], prior);
+        assert_eq!(&out[prior.len()..], printed.as_bytes());
+    }
+}

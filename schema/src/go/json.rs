@@ -67,6 +67,24 @@ pub fn write_number(out: &mut String, n: &serde_json::Number) {
     }
 }
 
+/// Bytes `write_string` must look at: `"`, `\`, control characters, `<`, `>`, `&`, and 0xE2
+/// (which may start U+2028 or U+2029). Every other byte is copied as it is.
+static SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'<' as usize] = true;
+    t[b'>' as usize] = true;
+    t[b'&' as usize] = true;
+    t[0xe2] = true;
+    t
+};
+
 /// Appends a JSON string literal escaped as Go's `encoding/json` escapes it.
 pub fn write_string(out: &mut String, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -74,8 +92,12 @@ pub fn write_string(out: &mut String, s: &str) {
     let bytes = s.as_bytes();
     let (mut start, mut i) = (0, 0);
     while i < bytes.len() {
+        // Most bytes need no escape: a table lookup per byte, nothing written.
+        if !SPECIAL[bytes[i] as usize] {
+            i += 1;
+            continue;
+        }
         let b = bytes[i];
-        // Most bytes need no escape: scan on without touching `out`.
         let (short, code, width): (Option<&str>, u32, usize) = match b {
             b'"' => (Some("\\\""), 0, 1),
             b'\\' => (Some("\\\\"), 0, 1),
@@ -121,6 +143,43 @@ mod tests {
         let mut out = String::new();
         write_string(&mut out, "a\u{0}\u{1f}\u{8}\u{c}\n\"\\\u{2028}é");
         assert_eq!(out, r#""a\u0000\u001f\b\f\n\"\\\u2028é""#);
+    }
+
+    /// The table-driven scan against the rules spelled out one character at a time.
+    #[test]
+    fn escapes_match_the_rules_char_by_char() {
+        fn by_char(s: &str) -> String {
+            let mut out = String::from('"');
+            for c in s.chars() {
+                match c {
+                    '"' => out.push_str("\\\""),
+                    '\\' => out.push_str("\\\\"),
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    '\t' => out.push_str("\\t"),
+                    '\u{8}' => out.push_str("\\b"),
+                    '\u{c}' => out.push_str("\\f"),
+                    c if (c as u32) < 0x20 || matches!(c, '<' | '>' | '&' | '\u{2028}' | '\u{2029}') => {
+                        out.push_str(&format!("\\u{:04x}", c as u32));
+                    }
+                    c => out.push(c),
+                }
+            }
+            out.push('"');
+            out
+        }
+        for s in [
+            "",
+            "plain",
+            "€ (E2 82 AC), \u{2027} (E2 80 A7), \u{2028}\u{2029} at the end\u{2029}",
+            "<a href=\"x\">&amp;</a>",
+            "\u{0}\u{1}\u{1f}\u{7f} ünï 🦀",
+            "\u{e2}",
+        ] {
+            let mut out = String::new();
+            write_string(&mut out, s);
+            assert_eq!(out, by_char(s), "{s:?}");
+        }
     }
 
     #[test]
