@@ -56,8 +56,8 @@ pub struct Shape {
     /// Structural nodes only: `x-kubernetes-list-type` (`set` or `map`, else `None`).
     pub list_type: Option<String>,
     pub list_map_keys: Vec<String>,
-    /// Structural nodes only: the children the embedded and list-type walks follow
-    /// (properties, then additionalProperties, then items); nested nodes have none.
+    /// A structural node (not a branch of `allOf`/`anyOf`/`oneOf`/`not`): only structural
+    /// nodes and their structural children are walked for embedded resources and list types.
     pub structural: bool,
 }
 
