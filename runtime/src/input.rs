@@ -168,14 +168,12 @@ fn split_json_stream(bytes: &[u8]) -> Vec<RawDocument<'_>> {
     while !stream.at_end() {
         let start = stream.offset();
         let line = stream.line_of(start);
-        let (body, broken) = match stream.next_value() {
-            Ok(None) => break,
-            // The value is read only to find where it ends (and to stop at a syntax error):
-            // decoding reads the bytes again, since what it reports depends on them.
-            Ok(Some(decoded)) => {
-                crate::json::dispose(decoded.value);
-                (&bytes[start..stream.offset()], false)
-            }
+        let (body, broken) = match stream.skip_value() {
+            Ok(false) => break,
+            // The value is passed over only to find where it ends (and to stop at a syntax
+            // error), without being built: decoding reads the bytes, since what it reports
+            // depends on them.
+            Ok(true) => (&bytes[start..stream.offset()], false),
             // A number beyond float64 is the decoder's business, not the splitter's.
             Err(e) if e.message.starts_with("json: cannot unmarshal number") => (&bytes[start..stream.offset()], false),
             // A syntax error: the rest of the stream is one body, and decoding it gives the API

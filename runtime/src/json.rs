@@ -205,6 +205,120 @@ impl<'a> Stream<'a> {
         }
     }
 
+    /// Passes over the next value as [`next_value`](Self::next_value) reads it, without
+    /// building it: the same syntax, depth and number checks, the same errors, the same end.
+    /// `Ok(false)` at the end of the input.
+    pub fn skip_value(&mut self) -> Result<bool, JsonError> {
+        let read = self.skip();
+        match (read, self.range_error.take()) {
+            (Ok(_), Some(e)) => Err(e),
+            (read, _) => read,
+        }
+    }
+
+    fn skip(&mut self) -> Result<bool, JsonError> {
+        if self.at_end() {
+            return Ok(false);
+        }
+        // The open containers: `true` for an object.
+        let mut stack: Vec<bool> = Vec::new();
+        loop {
+            self.skip_ws();
+            let Some(&c) = self.input.get(self.pos) else {
+                return Err(self.error_at(self.pos, "unexpected end of JSON input"));
+            };
+            let mut done = match c {
+                b'{' | b'[' => {
+                    if stack.len() >= MAX_DEPTH {
+                        return Err(self.error_at(self.pos, "exceeded max depth"));
+                    }
+                    self.pos += 1;
+                    self.skip_ws();
+                    let closing = if c == b'{' { b'}' } else { b']' };
+                    if self.input.get(self.pos) == Some(&closing) {
+                        self.pos += 1;
+                        true
+                    } else if c == b'[' {
+                        stack.push(false);
+                        continue;
+                    } else {
+                        self.key()?;
+                        stack.push(true);
+                        continue;
+                    }
+                }
+                b'"' => {
+                    self.string()?;
+                    true
+                }
+                b't' => {
+                    self.literal(b"true", Value::Null)?;
+                    true
+                }
+                b'f' => {
+                    self.literal(b"false", Value::Null)?;
+                    true
+                }
+                b'n' => {
+                    self.literal(b"null", Value::Null)?;
+                    true
+                }
+                b'-' | b'0'..=b'9' => {
+                    self.number()?;
+                    true
+                }
+                _ => {
+                    return Err(self.error_at(
+                        self.pos,
+                        &format!(
+                            "invalid character {} looking for beginning of value",
+                            describe(self.input, self.pos)
+                        ),
+                    ));
+                }
+            };
+            while done {
+                let Some(&object) = stack.last() else {
+                    return Ok(true);
+                };
+                done = false;
+                self.skip_ws();
+                match (object, self.input.get(self.pos)) {
+                    (false, Some(b',')) => self.pos += 1,
+                    (true, Some(b',')) => {
+                        self.pos += 1;
+                        self.skip_ws();
+                        self.key()?;
+                    }
+                    (false, Some(b']')) | (true, Some(b'}')) => {
+                        self.pos += 1;
+                        stack.pop();
+                        done = true;
+                    }
+                    (false, Some(_)) => {
+                        return Err(self.error_at(
+                            self.pos,
+                            &format!(
+                                "invalid character {} after array element",
+                                describe(self.input, self.pos)
+                            ),
+                        ));
+                    }
+                    (true, Some(_)) => {
+                        return Err(self.error_at(
+                            self.pos,
+                            &format!(
+                                "invalid character {} after object key:value pair",
+                                describe(self.input, self.pos)
+                            ),
+                        ));
+                    }
+                    (_, None) => return Err(self.error_at(self.pos, "unexpected end of JSON input")),
+                }
+            }
+        }
+    }
+
     fn read(&mut self) -> Result<Option<DecodedJson>, JsonError> {
         if self.at_end() {
             return Ok(None);
@@ -880,5 +994,69 @@ mod tests {
             assert!(!v.value.is_null());
         }
         assert_eq!(n, 3);
+    }
+}
+
+#[cfg(test)]
+mod skip_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Each value of `input` read and skipped side by side: the same outcome, the same error
+    /// text, the same end.
+    fn same_walk(input: &[u8]) -> Result<(), String> {
+        let (mut read, mut skip) = (Stream::new(input), Stream::new(input));
+        loop {
+            let a = read.next_value();
+            let b = skip.skip_value();
+            let outcome = |r: Result<bool, JsonError>| r.map_err(|e| e.message);
+            let a = outcome(a.map(|v| v.is_some()));
+            let b = outcome(b);
+            if a != b || read.offset() != skip.offset() {
+                return Err(format!(
+                    "{:?}: read {a:?} to {}, skip {b:?} to {}",
+                    String::from_utf8_lossy(input),
+                    read.offset(),
+                    skip.offset()
+                ));
+            }
+            if !matches!(a, Ok(true)) {
+                return Ok(());
+            }
+        }
+    }
+
+    #[test]
+    fn skipping_reads_as_reading_does() {
+        for input in [
+            &b"{} [] 1 \"a\" true"[..],
+            b"{\"a\": [1, {\"b\": null}], \"a\": 2} {\"c\": 1e999} [1,]",
+            b"{\"a\" 1}",
+            b"[1 2]",
+            b"\"\\x\"",
+            b"\"\x01\"",
+            b"tru",
+            b"-",
+            b"{\"a\":",
+            b"\xff\"\xff\"",
+        ] {
+            same_walk(input).unwrap();
+        }
+        let deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+        same_walk(deep.as_bytes()).unwrap();
+    }
+
+    proptest! {
+        #[test]
+        fn skipping_reads_as_reading_does_on_token_soup(tokens in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "{", "}", "[", "]", ":", ",", " ", "\n", "\"a\"", "\"b\"", "\"\\u00e9\"", "\"\\ud800\"",
+                "\"\\q\"", "\"\u{1}\"", "1", "-0.5e3", "1e999", "-", "01", "true", "nul", "null", "x",
+            ]),
+            0..40,
+        )) {
+            let input = tokens.concat();
+            prop_assert!(same_walk(input.as_bytes()).is_ok(), "{:?}", same_walk(input.as_bytes()));
+        }
     }
 }
