@@ -5,12 +5,13 @@
 //! node's keys in a `match`. Children that need no work get no call; leaf schemas (scalars)
 //! prune through one shared helper.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::BTreeSet;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::graph::{Additional, Graph, Node, NodeId};
+use crate::worklist::{Worklist, by_shape, doc, emit_all, guard_stack};
 
 /// A walk over a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -30,14 +31,10 @@ pub enum Walk {
     Coerce,
 }
 
-/// How often (in schema levels) a walk checks for stack room.
-const STACK_CHECK_EVERY: usize = 16;
-
 /// Emits the node functions the roots need.
 pub struct Emitter<'g> {
     graph: &'g Graph,
-    queued: BTreeSet<(Walk, NodeId)>,
-    queue: VecDeque<(Walk, NodeId)>,
+    work: Worklist<Walk>,
     constants: BTreeSet<usize>,
     /// Functions emitted so far.
     pub functions: usize,
@@ -47,8 +44,7 @@ impl<'g> Emitter<'g> {
     pub fn new(graph: &'g Graph) -> Emitter<'g> {
         Emitter {
             graph,
-            queued: BTreeSet::new(),
-            queue: VecDeque::new(),
+            work: Worklist::new(),
             constants: BTreeSet::new(),
             functions: 0,
         }
@@ -76,22 +72,14 @@ impl<'g> Emitter<'g> {
         if !needed {
             return None;
         }
-        if self.queued.insert((walk, node)) {
-            self.queue.push_back((walk, node));
-        }
+        self.work.request(walk, node);
         Some(fn_name(walk, node))
     }
 
     /// Emits every queued function (and those they queue), then the constants they use.
     pub fn finish(mut self) -> (TokenStream, usize) {
-        let mut items = Vec::new();
-        while let Some((walk, node)) = self.queue.pop_front() {
-            items.push((walk, node, self.function(walk, node)));
-        }
-        // Stable order for readers: by node, then walk.
-        items.sort_by_key(|(w, n, _)| (*n, *w));
-        self.functions = items.len();
-        let functions = items.into_iter().map(|(_, _, f)| f);
+        let functions = emit_all(&mut self, |e| &mut e.work, |e, walk, node| e.function(walk, node));
+        self.functions = functions.len();
         let constants = self.constants.iter().map(|&c| {
             let name = const_name(c);
             let text = Literal::string(&self.graph.constants[c]);
@@ -132,18 +120,9 @@ impl<'g> Emitter<'g> {
             Walk::Default => "Defaults",
             Walk::Coerce => "Coerces embedded resources in",
         };
-        let more = match n.uses {
-            1 => String::new(),
-            2 => " and 1 other place".to_string(),
-            u => format!(" and {} other places", u - 1),
-        };
-        let doc = format!(" {what} `{}`{more}.", n.first_seen);
+        let doc = doc(what, &n.first_seen, n.uses);
         // Every few levels a walk makes sure it has stack room for the levels below.
-        let body = if n.height > 0 && n.height.is_multiple_of(STACK_CHECK_EVERY) {
-            quote! { rt::grow(|| { #body }) }
-        } else {
-            body
-        };
+        let body = guard_stack(n.height, body);
         let signature = match walk {
             Walk::Prune | Walk::PruneResource | Walk::Skip => quote! { (x: &mut Value, cx: &mut rt::Pruner) },
             Walk::Nulls | Walk::Default => quote! { (x: &mut Value) },
@@ -578,23 +557,6 @@ impl Arms {
 
 fn is_meta_field(k: &str) -> bool {
     matches!(k, "apiVersion" | "kind" | "metadata")
-}
-
-/// Dispatch on the value's shape: `object` runs with `map`, `array` with `items`; other values
-/// are left alone. `unused` names what must be marked used when neither runs.
-fn by_shape(object: Option<TokenStream>, array: Option<TokenStream>, unused: TokenStream) -> TokenStream {
-    match (object, array) {
-        (Some(o), Some(a)) => quote! {
-            match x {
-                Value::Object(map) => { #o }
-                Value::Array(items) => { #a }
-                _ => {}
-            }
-        },
-        (Some(o), None) => quote! { if let Value::Object(map) = x { #o } },
-        (None, Some(a)) => quote! { if let Value::Array(items) = x { #a } },
-        (None, None) => quote! { let _ = #unused; },
-    }
 }
 
 fn fn_name(walk: Walk, node: NodeId) -> Ident {

@@ -42,6 +42,7 @@ mod graph;
 mod names;
 mod source;
 mod validation;
+mod worklist;
 
 use std::path::{Path, PathBuf};
 

@@ -205,6 +205,14 @@ impl<'a> Stream<'a> {
         }
     }
 
+    /// Go's `invalid character 'c' <context>` for the byte at the current position.
+    fn invalid_here(&self, context: &str) -> JsonError {
+        self.error_at(
+            self.pos,
+            &format!("invalid character {} {context}", describe(self.input, self.pos)),
+        )
+    }
+
     /// Passes over the next value as [`next_value`](Self::next_value) reads it, without
     /// building it: the same syntax, depth and number checks, the same errors, the same end.
     /// `Ok(false)` at the end of the input.
@@ -268,13 +276,7 @@ impl<'a> Stream<'a> {
                     true
                 }
                 _ => {
-                    return Err(self.error_at(
-                        self.pos,
-                        &format!(
-                            "invalid character {} looking for beginning of value",
-                            describe(self.input, self.pos)
-                        ),
-                    ));
+                    return Err(self.invalid_here("looking for beginning of value"));
                 }
             };
             while done {
@@ -296,22 +298,10 @@ impl<'a> Stream<'a> {
                         done = true;
                     }
                     (false, Some(_)) => {
-                        return Err(self.error_at(
-                            self.pos,
-                            &format!(
-                                "invalid character {} after array element",
-                                describe(self.input, self.pos)
-                            ),
-                        ));
+                        return Err(self.invalid_here("after array element"));
                     }
                     (true, Some(_)) => {
-                        return Err(self.error_at(
-                            self.pos,
-                            &format!(
-                                "invalid character {} after object key:value pair",
-                                describe(self.input, self.pos)
-                            ),
-                        ));
+                        return Err(self.invalid_here("after object key:value pair"));
                     }
                     (_, None) => return Err(self.error_at(self.pos, "unexpected end of JSON input")),
                 }
@@ -362,13 +352,7 @@ impl<'a> Stream<'a> {
                 b'n' => Some(self.literal(b"null", Value::Null)?),
                 b'-' | b'0'..=b'9' => Some(self.number()?),
                 _ => {
-                    return Err(self.error_at(
-                        self.pos,
-                        &format!(
-                            "invalid character {} looking for beginning of value",
-                            describe(self.input, self.pos)
-                        ),
-                    ));
+                    return Err(self.invalid_here("looking for beginning of value"));
                 }
             };
             // Hand the finished value to its container, closing containers as they complete.
@@ -390,13 +374,7 @@ impl<'a> Stream<'a> {
                                 done = Some(Value::Array(items));
                             }
                             Some(_) => {
-                                return Err(self.error_at(
-                                    self.pos,
-                                    &format!(
-                                        "invalid character {} after array element",
-                                        describe(self.input, self.pos)
-                                    ),
-                                ));
+                                return Err(self.invalid_here("after array element"));
                             }
                             None => return Err(self.error_at(self.pos, "unexpected end of JSON input")),
                         }
@@ -437,13 +415,7 @@ impl<'a> Stream<'a> {
                                 done = Some(Value::Object(map));
                             }
                             Some(_) => {
-                                return Err(self.error_at(
-                                    self.pos,
-                                    &format!(
-                                        "invalid character {} after object key:value pair",
-                                        describe(self.input, self.pos)
-                                    ),
-                                ));
+                                return Err(self.invalid_here("after object key:value pair"));
                             }
                             None => return Err(self.error_at(self.pos, "unexpected end of JSON input")),
                         }

@@ -7,12 +7,13 @@
 //! `anyOf`/`oneOf` branch is reported depends on them), in one addition per value.
 //! `embedded_N` and `lists_N` are the walks of embedded resources and list types.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::BTreeSet;
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::graph::{Additional, Graph, Node, NodeId};
+use crate::worklist::{Worklist, by_shape, doc, emit_all, guard_stack};
 
 /// A walk over a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -25,14 +26,10 @@ pub enum Walk {
     Lists,
 }
 
-/// How often (in schema levels) a walk checks for stack room.
-const STACK_CHECK_EVERY: usize = 16;
-
 /// Emits the validation functions the roots need.
 pub struct Emitter<'g> {
     graph: &'g Graph,
-    queued: BTreeSet<(Walk, NodeId)>,
-    queue: VecDeque<(Walk, NodeId)>,
+    work: Worklist<Walk>,
     constants: BTreeSet<usize>,
     patterns: BTreeSet<usize>,
     /// Functions emitted so far.
@@ -43,8 +40,7 @@ impl<'g> Emitter<'g> {
     pub fn new(graph: &'g Graph) -> Emitter<'g> {
         Emitter {
             graph,
-            queued: BTreeSet::new(),
-            queue: VecDeque::new(),
+            work: Worklist::new(),
             constants: BTreeSet::new(),
             patterns: BTreeSet::new(),
             functions: 0,
@@ -63,21 +59,14 @@ impl<'g> Emitter<'g> {
         if !needed {
             return None;
         }
-        if self.queued.insert((walk, node)) {
-            self.queue.push_back((walk, node));
-        }
+        self.work.request(walk, node);
         Some(fn_name(walk, node))
     }
 
     /// Emits every queued function (and those they queue), then the constants they use.
     pub fn finish(mut self) -> (TokenStream, usize) {
-        let mut items = Vec::new();
-        while let Some((walk, node)) = self.queue.pop_front() {
-            items.push((walk, node, self.function(walk, node)));
-        }
-        items.sort_by_key(|(w, n, _)| (*n, *w));
-        self.functions = items.len();
-        let functions = items.into_iter().map(|(_, _, f)| f);
+        let functions = emit_all(&mut self, |e| &mut e.work, |e, walk, node| e.function(walk, node));
+        self.functions = functions.len();
         let constants = self.constants.iter().map(|&c| {
             let name = format_ident!("ENUM_{c}");
             let text = Literal::string(&self.graph.constants[c]);
@@ -109,17 +98,8 @@ impl<'g> Emitter<'g> {
             Walk::Embedded => "Validates the embedded resources in",
             Walk::Lists => "Finds duplicates in the set and map lists of",
         };
-        let more = match n.uses {
-            1 => String::new(),
-            2 => " and 1 other place".to_string(),
-            u => format!(" and {} other places", u - 1),
-        };
-        let doc = format!(" {what} `{}`{more}.", n.first_seen);
-        let body = if n.height > 0 && n.height.is_multiple_of(STACK_CHECK_EVERY) {
-            quote! { rt::grow(|| { #body }) }
-        } else {
-            body
-        };
+        let doc = doc(what, &n.first_seen, n.uses);
+        let body = guard_stack(n.height, body);
         let signature = match walk {
             Walk::Check => quote! { (at: &rt::At<'_>, x: &Value, r: &mut rt::Res) },
             Walk::Embedded | Walk::Lists => quote! { (at: &rt::At<'_>, x: &Value, errs: &mut Vec<rt::FieldError>) },
@@ -416,7 +396,7 @@ impl<'g> Emitter<'g> {
         let (descend, array) = self.descend(Walk::Embedded, id);
         let resource = embedded.then(|| quote! { rt::embedded_resource(at, map, errs); });
         let object = (embedded || descend.is_some()).then(|| quote! { #resource #descend });
-        by_shape(object, array)
+        by_shape(object, array, quote!((at, x, errs)))
     }
 
     fn lists(&mut self, id: NodeId) -> TokenStream {
@@ -438,7 +418,7 @@ impl<'g> Emitter<'g> {
             }
             _ => below,
         };
-        by_shape(object, array)
+        by_shape(object, array, quote!((at, x, errs)))
     }
 }
 
@@ -446,22 +426,6 @@ fn opt_i64(v: Option<i64>) -> TokenStream {
     match v {
         Some(n) => quote!(Some(#n)),
         None => quote!(None),
-    }
-}
-
-/// Dispatch on the value's shape: `object` runs with `map`, `array` with `items`.
-fn by_shape(object: Option<TokenStream>, array: Option<TokenStream>) -> TokenStream {
-    match (object, array) {
-        (Some(o), Some(a)) => quote! {
-            match x {
-                Value::Object(map) => { #o }
-                Value::Array(items) => { #a }
-                _ => {}
-            }
-        },
-        (Some(o), None) => quote! { if let Value::Object(map) = x { #o } },
-        (None, Some(a)) => quote! { if let Value::Array(items) = x { #a } },
-        (None, None) => quote! { let _ = (at, x, errs); },
     }
 }
 

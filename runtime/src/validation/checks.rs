@@ -398,13 +398,19 @@ pub fn number(at: &At<'_>, data: &Value, v: &Numeric, r: &mut Res) {
 
 /// `minItems` and `maxItems`.
 pub fn item_counts(at: &At<'_>, len: usize, min: Option<i64>, max: Option<i64>, r: &mut Res) {
+    counts(at, len, min, max, "items", r);
+}
+
+/// `minItems`/`maxItems` or `minProperties`/`maxProperties`: the same checks and messages, with
+/// `noun` (`items`, `properties`) in the texts.
+fn counts(at: &At<'_>, len: usize, min: Option<i64>, max: Option<i64>, noun: &str, r: &mut Res) {
     let size = len as i64;
     if let Some(min) = min
         && size < min
     {
         let path = name(at);
         r.add(Fail::Other {
-            msg: format!("{path} in body should have at least {min} items"),
+            msg: format!("{path} in body should have at least {min} {noun}"),
             name: path,
             value: Some(Value::from(size)),
         });
@@ -414,7 +420,7 @@ pub fn item_counts(at: &At<'_>, len: usize, min: Option<i64>, max: Option<i64>, 
     {
         let path = name(at);
         r.add(Fail::TooMany {
-            msg: format!("{path} in body should have at most {max} items"),
+            msg: format!("{path} in body should have at most {max} {noun}"),
             name: path,
             actual: size,
             max,
@@ -518,28 +524,7 @@ fn go_print_list(values: &[Value]) -> String {
 
 /// `minProperties` and `maxProperties`.
 pub fn property_counts(at: &At<'_>, len: usize, min: Option<i64>, max: Option<i64>, r: &mut Res) {
-    let size = len as i64;
-    if let Some(min) = min
-        && size < min
-    {
-        let path = name(at);
-        r.add(Fail::Other {
-            msg: format!("{path} in body should have at least {min} properties"),
-            name: path,
-            value: Some(Value::from(size)),
-        });
-    }
-    if let Some(max) = max
-        && size > max
-    {
-        let path = name(at);
-        r.add(Fail::TooMany {
-            msg: format!("{path} in body should have at most {max} properties"),
-            name: path,
-            actual: size,
-            max,
-        });
-    }
+    counts(at, len, min, max, "properties", r);
 }
 
 /// A key `additionalProperties: false` forbids.
