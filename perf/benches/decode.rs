@@ -59,6 +59,21 @@ fn workload(c: &mut Criterion, name: &str, docs: &[Vec<u8>]) {
             })
         });
         let mut out = Vec::new();
+        for d in docs {
+            out.clear();
+            assert!(
+                kstruct::scan::try_request_bytes(&interpreted, d, &opts, &mut out).is_some(),
+                "the byte walk answers every document of the workload"
+            );
+        }
+        g.bench_function(format!("walk (interpreter's plan): decode_bytes, {mode}"), |b| {
+            b.iter(|| {
+                for d in docs {
+                    out.clear();
+                    black_box(kstruct::decode::request_bytes(&interpreted, d, &opts, None, &mut out).unwrap());
+                }
+            })
+        });
         g.bench_function(format!("compiled: decode_bytes, {mode}"), |b| {
             b.iter(|| {
                 for d in docs {

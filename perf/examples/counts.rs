@@ -7,15 +7,16 @@
 //!
 //! Workloads: `small` (2,000 objects of ~2.5 KB), `large` (100 of ~61 KB). Paths: `none`
 //! (setup only: subtract it), `serde` (serde_json bytes -> Value -> bytes, the baseline),
-//! `bytes-ignore`, `bytes-warn` (compiled `decode_bytes`).
+//! `bytes-ignore`, `bytes-warn` (compiled `decode_bytes`), `walk-ignore`, `walk-warn` (the
+//! byte walk, `kstruct::scan`, by the interpreter's plan; it must answer every document).
 
-use kstruct::{DecodeOptions, FieldValidation, Pipeline};
-use kstruct_perf::{objects, workloads};
+use kstruct::{DecodeOptions, FieldValidation, Pipeline, RegisteredCrd};
+use kstruct_perf::{CRD, objects, workloads};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let [_, workload, path] = &args[..] else {
-        eprintln!("usage: counts small|large none|serde|bytes-ignore|bytes-warn");
+        eprintln!("usage: counts small|large none|serde|bytes-ignore|bytes-warn|walk-ignore|walk-warn");
         std::process::exit(2);
     };
     let docs = match workload.as_str() {
@@ -27,6 +28,8 @@ fn main() {
         .and_then(|c| c.version("v1"))
         .and_then(Result::ok)
         .expect("compiled Workload v1");
+    let crd = kstruct::schema::crd::CustomResourceDefinition::from_value(&serde_json::from_str(CRD).unwrap()).unwrap();
+    let interpreted = RegisteredCrd::new(crd);
     let mut out = Vec::new();
     for d in &docs {
         out.clear();
@@ -35,6 +38,19 @@ fn main() {
             "serde" => {
                 let v: serde_json::Value = serde_json::from_slice(d).unwrap();
                 out.extend(serde_json::to_vec(&v).unwrap());
+            }
+            "walk-ignore" | "walk-warn" => {
+                let field_validation = if path == "walk-warn" {
+                    FieldValidation::Warn
+                } else {
+                    FieldValidation::Ignore
+                };
+                let opts = DecodeOptions {
+                    field_validation,
+                    ..DecodeOptions::default()
+                };
+                let report = kstruct::scan::try_request_bytes(&interpreted, d, &opts, &mut out);
+                std::hint::black_box(report.expect("walked"));
             }
             mode => {
                 let field_validation = if mode == "bytes-warn" {

@@ -681,6 +681,15 @@ impl<'a> Stream<'a> {
     }
 }
 
+/// The string literal whose opening quote is `input[at]`, decoded as every string is read here
+/// (invalid UTF-8 and unpaired surrogates as U+FFFD), and the offset just after it.
+pub(crate) fn string_at(input: &[u8], at: usize) -> Result<(String, usize), JsonError> {
+    let mut stream = Stream::new(input);
+    stream.pos = at;
+    let s = stream.string()?;
+    Ok((s, stream.pos))
+}
+
 /// The path of `key` in the innermost object, below the open containers `parents`, as
 /// sigs.k8s.io/json builds it: the first key as is, later keys after a `.`, indices as `[i]`,
 /// and `.key` after any parent (so a key below an empty key reads `.key`).

@@ -66,6 +66,7 @@ mod pipeline;
 mod registry;
 pub(crate) mod resource;
 mod rust_schema;
+pub mod scan;
 pub mod source;
 pub mod status;
 pub mod validation;

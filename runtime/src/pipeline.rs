@@ -125,6 +125,12 @@ pub trait Pipeline: Send + Sync {
         None
     }
 
+    /// What decoding from bytes to bytes walks by ([`scan`](crate::scan)); `None` (the
+    /// default) sends every decode through the `Value` path.
+    fn scan_plan(&self) -> Option<&crate::scan::Plan> {
+        None
+    }
+
     /// Whether the CRD has `spec.preserveUnknownFields: true` (decoding then never prunes).
     fn preserves_unknown_fields(&self) -> bool {
         false

@@ -1,7 +1,8 @@
 //! Decoding to bytes: the object the API server would store, written as the API server writes
 //! it, appended to a caller's buffer.
 //!
-//! The contract, for every implementation (the `Value` path here, specialized code later):
+//! The contract, for every implementation (the [byte walk](crate::scan) and the `Value` path
+//! it leaves the rest to):
 //!
 //! - the bytes are Go's `encoding/json` of the stored unstructured object, which is what the
 //!   API server writes to etcd and returns: object keys in byte order, no insignificant white
@@ -48,6 +49,9 @@ pub fn request_bytes<R: Resolve + ?Sized>(
     namespace: Option<&str>,
     out: &mut Vec<u8>,
 ) -> Result<DecodeReport, Error> {
+    if let Some(report) = crate::scan::try_request_bytes(target, body, options, out) {
+        return Ok(report);
+    }
     let decoded = request_in(target, body, options, namespace)?;
     // Written straight into the caller's buffer (kept, with its capacity, for the next
     // document) when what it holds is text, as it is when it is reused for output.

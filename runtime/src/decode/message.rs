@@ -65,7 +65,7 @@ fn summarize(body: &[u8], max: usize) -> String {
 /// duplicate-key errors split into one per line, empty and repeated texts dropped (the
 /// API server's warning recorder keeps each text once). The errors' strings are moved into
 /// the warnings, not copied: a body with thousands of unknown fields costs one pass.
-pub(super) fn warnings(errors: Vec<String>) -> Vec<String> {
+pub(crate) fn warnings(errors: Vec<String>) -> Vec<String> {
     const SHORT: &str = "yaml: unmarshal errors:\n";
     const LONG: &str = "error converting YAML to JSON: yaml: unmarshal errors:\n";
     enum Take {

@@ -31,6 +31,8 @@ pub struct Interpreter {
     /// Whether any node below the root is an embedded resource: without one, coercion has
     /// nothing to do and is skipped.
     embeds_resources: bool,
+    /// The byte walk's plan, built at the first decode to bytes.
+    scan_plan: std::sync::OnceLock<Option<crate::scan::Plan>>,
 }
 
 fn embeds_resources(schema: Option<&Structural>) -> bool {
@@ -155,6 +157,12 @@ impl Pipeline for Interpreter {
 
     fn preserves_unknown_fields(&self) -> bool {
         self.preserve_unknown_fields
+    }
+
+    fn scan_plan(&self) -> Option<&crate::scan::Plan> {
+        self.scan_plan
+            .get_or_init(|| crate::scan::Plan::new(self.schema.as_ref()))
+            .as_ref()
     }
 
     fn default_pruning_error(&self) -> Option<&str> {

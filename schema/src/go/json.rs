@@ -85,10 +85,49 @@ static SPECIAL: [bool; 256] = {
     t
 };
 
+/// Where JSON text is appended: a `String`, or a byte buffer (which holds text written only
+/// through these functions, so it stays UTF-8).
+pub trait JsonOut {
+    /// Appends `s`.
+    fn push_str(&mut self, s: &str);
+    /// Appends one ASCII character.
+    fn push_ascii(&mut self, c: u8);
+}
+
+impl JsonOut for String {
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        String::push_str(self, s);
+    }
+
+    #[inline]
+    fn push_ascii(&mut self, c: u8) {
+        self.push(char::from(c));
+    }
+}
+
+impl JsonOut for Vec<u8> {
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        self.extend_from_slice(s.as_bytes());
+    }
+
+    #[inline]
+    fn push_ascii(&mut self, c: u8) {
+        self.push(c);
+    }
+}
+
 /// Appends a JSON string literal escaped as Go's `encoding/json` escapes it.
-pub fn write_string(out: &mut String, s: &str) {
+///
+/// ```
+/// let mut out = Vec::new();
+/// kstruct_schema::go::write_string(&mut out, "<a\u{2028}>");
+/// assert_eq!(out, br#""\u003ca\u2028\u003e""#);
+/// ```
+pub fn write_string<O: JsonOut + ?Sized>(out: &mut O, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push('"');
+    out.push_ascii(b'"');
     let bytes = s.as_bytes();
     let (mut start, mut i) = (0, 0);
     while i < bytes.len() {
@@ -122,7 +161,7 @@ pub fn write_string(out: &mut String, s: &str) {
             None => {
                 out.push_str("\\u");
                 for shift in [12, 8, 4, 0] {
-                    out.push(HEX[((code >> shift) & 0xf) as usize] as char);
+                    out.push_ascii(HEX[((code >> shift) & 0xf) as usize]);
                 }
             }
         }
@@ -130,7 +169,7 @@ pub fn write_string(out: &mut String, s: &str) {
         start = i;
     }
     out.push_str(&s[start..]);
-    out.push('"');
+    out.push_ascii(b'"');
 }
 
 #[cfg(test)]

@@ -1,0 +1,400 @@
+//! The root `metadata` read from bytes: what the API server's round trip through
+//! `metav1.ObjectMeta` makes of it (unknown keys dropped and reported, empty fields omitted,
+//! timestamps re-rendered in UTC), written without a `Value` or an `ObjectMeta` in between.
+//!
+//! Anything the round trip could refuse (a field of the wrong type, an unparsable time, a
+//! repeated key while tracked) or that is rare enough not to be worth a second
+//! implementation (`managedFields`, `null` list elements) gives up, and the walker falls back
+//! to [`objectmeta::get_object_meta`](crate::objectmeta::get_object_meta) on a `Value` of the
+//! metadata alone.
+
+use kstruct_schema::go::write_string;
+
+use super::walk::{Bail, Entry, R, Walker};
+use crate::objectmeta::Time;
+
+/// An unknown field of the metadata: `(key, 0, "")` at its top, or `(b"ownerReferences",
+/// index + 1, key)` in an owner reference. Sorting these gives the order the round trip
+/// reports them in (keys in byte order, list elements by index).
+pub(super) type Unknown<'a> = (&'a [u8], usize, &'a [u8]);
+
+/// The round trip reports at most this many unknown fields (one strict decoding call); more
+/// go the `Value` path.
+const MAX_UNKNOWN: usize = crate::json::MAX_STRICT_ERRORS;
+
+impl<'a> Walker<'a, '_> {
+    /// The value of the root's `metadata` member (read from the current position), written as
+    /// a member of the object begun at `obj_start`; the paths of its unknown fields.
+    pub(super) fn fast_metadata(&mut self, obj_start: usize) -> R<Vec<String>> {
+        if self.peek() != Some(b'{') {
+            return Err(Bail);
+        }
+        let start = self.begin_member(obj_start, b"metadata", true);
+        self.enter()?;
+        self.pos += 1;
+        self.out.push(b'{');
+        let inner = self.out.len();
+        let base = self.entries.len();
+        let mut unknown: Vec<Unknown<'a>> = Vec::new();
+        self.ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+        } else {
+            loop {
+                let (key, _) = self.key()?;
+                let written = match key {
+                    b"name" | b"generateName" | b"namespace" | b"selfLink" | b"uid" | b"resourceVersion" => {
+                        self.meta_string(inner, key)?
+                    }
+                    b"generation" => self.meta_int(inner, key, true)?,
+                    b"deletionGracePeriodSeconds" => self.meta_int(inner, key, false)?,
+                    b"creationTimestamp" => self.meta_time(inner, key, true)?,
+                    b"deletionTimestamp" => self.meta_time(inner, key, false)?,
+                    b"labels" | b"annotations" => self.meta_map(inner, key)?,
+                    b"finalizers" => self.meta_strings(inner, key)?,
+                    b"ownerReferences" => self.meta_owners(inner, key, &mut unknown)?,
+                    b"managedFields" => return Err(Bail),
+                    _ => {
+                        self.skip(self.track)?;
+                        unknown.push((key, 0, b""));
+                        None
+                    }
+                };
+                let (start, end) = written.map_or((0, 0), |s| (s, self.out.len()));
+                self.entries.push(Entry { key, start, end });
+                if !self.next_member(b'}')? {
+                    break;
+                }
+            }
+        }
+        self.close_object(base, inner)?;
+        self.depth -= 1;
+        let end = self.out.len();
+        self.entries.push(Entry {
+            key: b"metadata",
+            start,
+            end,
+        });
+        if !self.track {
+            return Ok(Vec::new());
+        }
+        if unknown.len() > MAX_UNKNOWN {
+            return Err(Bail);
+        }
+        unknown.sort_unstable();
+        Ok(unknown
+            .into_iter()
+            .map(|(key, index, sub)| {
+                let key = String::from_utf8_lossy(key);
+                match index {
+                    0 => format!("metadata.{key}"),
+                    i => format!("metadata.{key}[{}].{}", i - 1, String::from_utf8_lossy(sub)),
+                }
+            })
+            .collect())
+    }
+
+    /// A string field: omitted when empty or `null`.
+    fn meta_string(&mut self, obj_start: usize, key: &[u8]) -> R<Option<usize>> {
+        match self.peek() {
+            Some(b'n') => {
+                self.literal(b"null")?;
+                Ok(None)
+            }
+            Some(b'"') if self.input.get(self.pos + 1) == Some(&b'"') => {
+                self.pos += 2;
+                Ok(None)
+            }
+            Some(b'"') => {
+                let start = self.begin_member(obj_start, key, true);
+                self.string()?;
+                Ok(Some(start))
+            }
+            _ => Err(Bail),
+        }
+    }
+
+    /// An `int64` field written as an integer literal: `generation` is omitted when zero,
+    /// `deletionGracePeriodSeconds` only when `null`.
+    fn meta_int(&mut self, obj_start: usize, key: &[u8], omit_zero: bool) -> R<Option<usize>> {
+        if self.peek() == Some(b'n') {
+            self.literal(b"null")?;
+            return Ok(None);
+        }
+        let n = self.int_literal()?;
+        if n == 0 && omit_zero {
+            return Ok(None);
+        }
+        let start = self.begin_member(obj_start, key, true);
+        self.out.extend_from_slice(n.to_string().as_bytes());
+        Ok(Some(start))
+    }
+
+    /// A time: `creationTimestamp` omitted when zero or `null`, `deletionTimestamp` when
+    /// `null` (a zero one is written as `null`).
+    fn meta_time(&mut self, obj_start: usize, key: &[u8], creation: bool) -> R<Option<usize>> {
+        if self.peek() == Some(b'n') {
+            self.literal(b"null")?;
+            return Ok(None);
+        }
+        let text = self.read_string()?;
+        let t = Time::parse_rfc3339(&text).map_err(|_| Bail)?;
+        if creation && t.is_zero() {
+            return Ok(None);
+        }
+        let start = self.begin_member(obj_start, key, true);
+        if t.is_zero() {
+            self.out.extend_from_slice(b"null");
+        } else {
+            write_string(self.out, &t.to_rfc3339_utc());
+        }
+        Ok(Some(start))
+    }
+
+    /// `labels` or `annotations`: string values (`null` ones become `""`), omitted when empty.
+    fn meta_map(&mut self, obj_start: usize, key: &'a [u8]) -> R<Option<usize>> {
+        match self.peek() {
+            Some(b'n') => {
+                self.literal(b"null")?;
+                return Ok(None);
+            }
+            Some(b'{') => {}
+            _ => return Err(Bail),
+        }
+        let at = self.pos;
+        self.pos += 1;
+        self.ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(None);
+        }
+        self.pos = at;
+        let start = self.begin_member(obj_start, key, true);
+        self.enter()?;
+        self.pos += 1;
+        self.out.push(b'{');
+        let inner = self.out.len();
+        let base = self.entries.len();
+        self.ws();
+        loop {
+            let (k, plain) = self.key()?;
+            let member = self.begin_member(inner, k, plain);
+            match self.peek() {
+                Some(b'"') => self.string()?,
+                Some(b'n') => {
+                    self.literal(b"null")?;
+                    self.out.extend_from_slice(b"\"\"");
+                }
+                _ => return Err(Bail),
+            }
+            self.entries.push(Entry {
+                key: k,
+                start: member,
+                end: self.out.len(),
+            });
+            if !self.next_member(b'}')? {
+                break;
+            }
+        }
+        self.close_object(base, inner)?;
+        self.depth -= 1;
+        Ok(Some(start))
+    }
+
+    /// `finalizers`: strings (`null` ones become `""`), omitted when empty or `null`.
+    fn meta_strings(&mut self, obj_start: usize, key: &[u8]) -> R<Option<usize>> {
+        if !self.list_start()? {
+            return Ok(None);
+        }
+        let start = self.begin_member(obj_start, key, true);
+        self.out.push(b'[');
+        let mut first = true;
+        loop {
+            if !first {
+                self.out.push(b',');
+            }
+            first = false;
+            match self.peek() {
+                Some(b'"') => self.string()?,
+                Some(b'n') => {
+                    self.literal(b"null")?;
+                    self.out.extend_from_slice(b"\"\"");
+                }
+                _ => return Err(Bail),
+            }
+            if !self.next_member(b']')? {
+                break;
+            }
+        }
+        self.out.push(b']');
+        self.depth -= 1;
+        Ok(Some(start))
+    }
+
+    /// `ownerReferences`: objects, each written with its four strings (empty or not) and its
+    /// set booleans; omitted when empty or `null`.
+    fn meta_owners(&mut self, obj_start: usize, key: &'a [u8], unknown: &mut Vec<Unknown<'a>>) -> R<Option<usize>> {
+        if !self.list_start()? {
+            return Ok(None);
+        }
+        let start = self.begin_member(obj_start, key, true);
+        self.out.push(b'[');
+        let mut index = 0;
+        loop {
+            if index > 0 {
+                self.out.push(b',');
+            }
+            self.owner_reference(key, index, unknown)?;
+            index += 1;
+            if !self.next_member(b']')? {
+                break;
+            }
+        }
+        self.out.push(b']');
+        self.depth -= 1;
+        Ok(Some(start))
+    }
+
+    fn owner_reference(&mut self, list: &'a [u8], index: usize, unknown: &mut Vec<Unknown<'a>>) -> R<()> {
+        if self.peek() != Some(b'{') {
+            return Err(Bail);
+        }
+        self.enter()?;
+        self.pos += 1;
+        // apiVersion, kind, name, uid; then controller, blockOwnerDeletion.
+        let mut strings: [String; 4] = Default::default();
+        let mut flags: [Option<bool>; 2] = [None, None];
+        let mut seen = 0u8;
+        let base = self.entries.len();
+        self.ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+        } else {
+            loop {
+                let (k, _) = self.key()?;
+                let field = match k {
+                    b"apiVersion" => 0,
+                    b"kind" => 1,
+                    b"name" => 2,
+                    b"uid" => 3,
+                    b"controller" => 4,
+                    b"blockOwnerDeletion" => 5,
+                    _ => {
+                        self.skip(self.track)?;
+                        self.entries.push(Entry {
+                            key: k,
+                            start: 0,
+                            end: 0,
+                        });
+                        unknown.push((list, index + 1, k));
+                        usize::MAX
+                    }
+                };
+                if field != usize::MAX {
+                    // A repeated field's last value wins only as a whole (a later `null` resets
+                    // it): the `Value` path's to decide.
+                    if seen & (1 << field) != 0 {
+                        return Err(Bail);
+                    }
+                    seen |= 1 << field;
+                    match (field, self.peek()) {
+                        (_, Some(b'n')) => self.literal(b"null")?,
+                        (0..4, Some(b'"')) => strings[field] = self.read_string()?,
+                        (4 | 5, Some(b't')) => {
+                            self.literal(b"true")?;
+                            flags[field - 4] = Some(true);
+                        }
+                        (4 | 5, Some(b'f')) => {
+                            self.literal(b"false")?;
+                            flags[field - 4] = Some(false);
+                        }
+                        _ => return Err(Bail),
+                    }
+                }
+                if !self.next_member(b'}')? {
+                    break;
+                }
+            }
+        }
+        let keys = &mut self.entries[base..];
+        keys.sort_unstable_by(|a, b| a.key.cmp(b.key));
+        let repeated = keys.windows(2).any(|w| w[0].key == w[1].key);
+        self.entries.truncate(base);
+        if repeated && self.track {
+            return Err(Bail);
+        }
+        let [api_version, kind, name, uid] = &strings;
+        let [controller, block_owner_deletion] = flags;
+        self.out.extend_from_slice(b"{\"apiVersion\":");
+        write_string(self.out, api_version);
+        if let Some(b) = block_owner_deletion {
+            self.out.extend_from_slice(if b {
+                b",\"blockOwnerDeletion\":true"
+            } else {
+                b",\"blockOwnerDeletion\":false"
+            });
+        }
+        if let Some(b) = controller {
+            self.out.extend_from_slice(if b {
+                b",\"controller\":true"
+            } else {
+                b",\"controller\":false"
+            });
+        }
+        self.out.extend_from_slice(b",\"kind\":");
+        write_string(self.out, kind);
+        self.out.extend_from_slice(b",\"name\":");
+        write_string(self.out, name);
+        self.out.extend_from_slice(b",\"uid\":");
+        write_string(self.out, uid);
+        self.out.push(b'}');
+        self.depth -= 1;
+        Ok(())
+    }
+
+    /// At a list: `false` (consumed) for `null` or `[]`; `true` (entered, at the first
+    /// element) otherwise.
+    fn list_start(&mut self) -> R<bool> {
+        match self.peek() {
+            Some(b'n') => {
+                self.literal(b"null")?;
+                Ok(false)
+            }
+            Some(b'[') => {
+                self.pos += 1;
+                self.ws();
+                if self.peek() == Some(b']') {
+                    self.pos += 1;
+                    return Ok(false);
+                }
+                self.enter()?;
+                Ok(true)
+            }
+            _ => Err(Bail),
+        }
+    }
+
+    /// An integer literal that fits in an `int64`.
+    fn int_literal(&mut self) -> R<i64> {
+        let b = self.input;
+        let start = self.pos;
+        let mut i = start;
+        if b.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        while let Some(b'0'..=b'9') = b.get(i) {
+            i += 1;
+        }
+        if matches!(b.get(i), Some(b'.' | b'e' | b'E')) {
+            return Err(Bail);
+        }
+        let text = std::str::from_utf8(&b[start..i]).map_err(|_| Bail)?;
+        // Leading zeros are a syntax error the `Value` path reports.
+        if text.trim_start_matches('-').starts_with('0') && text.trim_start_matches('-').len() > 1 {
+            return Err(Bail);
+        }
+        let n = text.parse().map_err(|_| Bail)?;
+        self.pos = i;
+        Ok(n)
+    }
+}

@@ -1,0 +1,106 @@
+//! Decoding a JSON body straight to the bytes the API server would store, without building a
+//! `Value`: the body is read once, and the stored object written as it is read — unknown
+//! fields skipped (still checked for syntax, depth, numbers' range and, when tracked,
+//! repeated keys), non-nullable nulls dropped, defaults written from constants printed once
+//! per schema, objects' keys put in byte order as Go's encoder orders them.
+//!
+//! A [`Plan`] is what the walk reads of a schema. [`Pipeline::scan_plan`] hands it out: the
+//! interpreter builds it once from its schema.
+//!
+//! The walk covers the bodies decoding sees every day: JSON objects of a served CRD version.
+//! Whatever else comes — YAML, syntax errors, a version without a plan, embedded resources,
+//! repeated keys while fieldValidation tracks them, escaped keys, nesting beyond 200 levels,
+//! create validation — goes the `Value` path ([`decode::request_in`](crate::decode::request_in),
+//! the specification), so answers and errors are that path's by construction. The contract
+//! (bytes equal to `marshal_json` of the `Value` path's object, same warnings and paths) is
+//! checked by differential tests over the corpus, property tests and a fuzz target.
+
+mod meta;
+mod plan;
+mod walk;
+
+pub use plan::Plan;
+
+use crate::Pipeline;
+use crate::decode::{BodyFormat, DecodeOptions, DecodeReport, FieldValidation, Resolve, Selected, message};
+
+/// The walk alone: [`decode::request_bytes`](crate::decode::request_bytes)'s answer for
+/// `body` when the walk gives it, with the object appended to `out`; `None`, with nothing
+/// appended, for a body the walk leaves to the `Value` path. `request_bytes` tries this first;
+/// call it directly to see which bodies take which path.
+///
+/// ```
+/// use kstruct::{DecodeOptions, RegisteredCrd};
+///
+/// let crd = kstruct::schema::crd::CustomResourceDefinition::from_value(&serde_json::json!({
+///     "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+///     "metadata": {"name": "widgets.example.com"},
+///     "spec": {"group": "example.com", "scope": "Namespaced",
+///              "names": {"kind": "Widget", "plural": "widgets"},
+///              "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
+///                  "type": "object",
+///                  "properties": {"spec": {"type": "object", "properties": {
+///                      "size": {"type": "integer", "default": 1}}}}}}}]}
+/// })).unwrap();
+/// let crd = RegisteredCrd::new(crd);
+/// let body = br#"{"kind": "Widget", "apiVersion": "example.com/v1", "spec": {"colour": "red"}}"#;
+///
+/// let mut out = Vec::new();
+/// let report = kstruct::scan::try_request_bytes(&crd, body, &DecodeOptions::default(), &mut out).unwrap();
+/// assert_eq!(out, br#"{"apiVersion":"example.com/v1","kind":"Widget","spec":{"size":1}}"#);
+/// assert_eq!(report.unknown_fields, ["spec.colour"]);
+///
+/// // Repeated keys are reported by the `Value` path.
+/// let body = br#"{"kind": "Widget", "apiVersion": "example.com/v1", "spec": {}, "spec": {}}"#;
+/// assert!(kstruct::scan::try_request_bytes(&crd, body, &DecodeOptions::default(), &mut out).is_none());
+/// ```
+pub fn try_request_bytes<R: Resolve + ?Sized>(
+    target: &R,
+    body: &[u8],
+    options: &DecodeOptions,
+    out: &mut Vec<u8>,
+) -> Option<DecodeReport> {
+    if options.validate
+        || options.format.resolve(body) != BodyFormat::Json
+        || options.max_body_size.is_some_and(|limit| body.len() > limit)
+    {
+        return None;
+    }
+    let track = options.field_validation != FieldValidation::Ignore;
+    let start = out.len();
+    let mut resolve = |api_version: &str, kind: &str| -> Option<&Plan> {
+        if kind.is_empty() {
+            return None;
+        }
+        let (group, version) = crate::parse_group_version(api_version).ok()?;
+        match target.resolve(group, version, kind).ok()? {
+            Selected::Crd {
+                pipeline: Some(p),
+                preserve_unknown_fields: false,
+            } => p.scan_plan(),
+            _ => None,
+        }
+    };
+    let walked = walk::Walker::new(body, out, track).root(&mut resolve);
+    let Ok(root) = walked else {
+        out.truncate(start);
+        return None;
+    };
+    if !track {
+        return Some(DecodeReport::default());
+    }
+    if options.field_validation == FieldValidation::Strict && !root.unknown.is_empty() {
+        // The rejection is the `Value` path's to write.
+        out.truncate(start);
+        return None;
+    }
+    let errors = root.unknown.iter().map(|p| format!("unknown field \"{p}\"")).collect();
+    Some(DecodeReport {
+        warnings: message::warnings(errors),
+        unknown_fields: root.unknown,
+        duplicate_fields: Vec::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests;

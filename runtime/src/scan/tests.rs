@@ -1,0 +1,262 @@
+//! The walk against the `Value` path, rule by rule, and the bodies it must leave to that path.
+
+use serde_json::json;
+
+use super::*;
+use crate::decode::{Decoded, OneVersion, request_in};
+use crate::{GroupVersionKind, Interpreter};
+
+fn widget() -> Interpreter {
+    let schema = kstruct_schema::convert::from_value(&json!({
+        "type": "object",
+        "properties": {
+            "spec": {"type": "object", "properties": {
+                "replicas": {"type": "integer", "default": 1},
+                "name": {"type": "string"},
+                "maybe": {"type": "string", "nullable": true},
+                "mode": {"type": "string", "default": "auto"},
+                "limits": {"type": "object", "default": {}, "properties": {
+                    "cpu": {"type": "string", "default": "1"}, "memory": {"type": "string"}}},
+                "ports": {"type": "array", "items": {"type": "object", "properties": {
+                    "port": {"type": "integer", "default": 80}, "name": {"type": "string"}}}},
+                "tags": {"type": "array", "items": {"type": "string", "default": "t"}},
+                "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+                "opaque": {"type": "object", "additionalProperties": true},
+                "any": {"type": "array"},
+                "free": {"type": "object", "x-kubernetes-preserve-unknown-fields": true,
+                         "properties": {"known": {"type": "object", "properties": {"a": {"type": "string"}}}}},
+                "rows": {"type": "array", "x-kubernetes-preserve-unknown-fields": true,
+                         "items": {"type": "object", "properties": {"k": {"type": "object",
+                             "properties": {"a": {"type": "integer"}}}}}},
+                "template": {"type": "object", "x-kubernetes-embedded-resource": true,
+                             "x-kubernetes-preserve-unknown-fields": true},
+            }},
+            "status": {"type": "object", "properties": {"phase": {"type": "string"}}},
+        },
+    }))
+    .unwrap()
+    .unwrap();
+    Interpreter::new(Some(schema)).with_resource(GroupVersionKind::new("example.com", "v1", "Widget"))
+}
+
+fn opts(field_validation: FieldValidation) -> DecodeOptions {
+    DecodeOptions {
+        field_validation,
+        ..DecodeOptions::default()
+    }
+}
+
+/// The walk's answer, checked against the `Value` path's; `None` when it leaves the body.
+fn walk(body: &str, mode: FieldValidation) -> Option<(String, DecodeReport)> {
+    let p = widget();
+    let mut out = b"kept:".to_vec();
+    let report = try_request_bytes(&OneVersion(&p), body.as_bytes(), &opts(mode), &mut out);
+    let Some(report) = report else {
+        assert_eq!(out, b"kept:", "{body}: nothing appended when the walk gives up");
+        return None;
+    };
+    let text = String::from_utf8(out[5..].to_vec()).expect("UTF-8");
+    let spec: Decoded = request_in(&OneVersion(&p), body.as_bytes(), &opts(mode), None)
+        .unwrap_or_else(|e| panic!("{body}: the walk answered a body the Value path refuses: {e}"));
+    assert_eq!(
+        text,
+        kstruct_schema::go::marshal_json(&spec.object),
+        "{body} ({mode:?})"
+    );
+    assert_eq!(report.warnings, spec.warnings, "{body}");
+    assert_eq!(report.unknown_fields, spec.unknown_fields, "{body}");
+    assert_eq!(report.duplicate_fields, spec.duplicate_fields, "{body}");
+    Some((text, report))
+}
+
+fn obj(rest: &str) -> String {
+    format!(r#"{{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {{"name": "w"}}{rest}}}"#)
+}
+
+fn walked(body: &str) -> String {
+    for mode in [FieldValidation::Ignore, FieldValidation::Warn] {
+        assert!(walk(body, mode).is_some(), "{body}: the walk gave up under {mode:?}");
+    }
+    walk(body, FieldValidation::Ignore).map(|(t, _)| t).unwrap_or_default()
+}
+
+#[test]
+fn prunes_defaults_and_sorts_like_the_value_path() {
+    let text = walked(&obj(
+        r#", "spec": {"name": "n", "x": {"deep": [1, {"a": 2}]}, "ports": [{"name": "p", "y": 1}, {"port": 1}]}"#,
+    ));
+    assert_eq!(
+        text,
+        r#"{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"limits":{"cpu":"1"},"mode":"auto","name":"n","ports":[{"name":"p","port":80},{"port":1}],"replicas":1}}"#
+    );
+    let (_, report) = walk(
+        &obj(r#", "spec": {"x": 1, "ports": [{"y": 1}]}, "zz": {"q": 1}"#),
+        FieldValidation::Warn,
+    )
+    .unwrap();
+    assert_eq!(report.unknown_fields, ["spec.ports[0].y", "spec.x", "zz"]);
+    assert_eq!(
+        report.warnings,
+        [
+            r#"unknown field "spec.ports[0].y""#,
+            r#"unknown field "spec.x""#,
+            r#"unknown field "zz""#
+        ]
+    );
+}
+
+#[test]
+fn nulls_are_dropped_kept_or_defaulted_by_the_schema() {
+    let text = walked(&obj(
+        r#", "spec": {"name": null, "maybe": null, "replicas": null, "tags": [null, "a"], "labels": {"a": null, "b": "c"}, "opaque": {"n": null}, "free": {"u": null}}"#,
+    ));
+    assert!(text.contains(r#""maybe":null"#), "{text}");
+    assert!(text.contains(r#""replicas":1"#), "{text}");
+    assert!(text.contains(r#""tags":["t","a"]"#), "{text}");
+    assert!(text.contains(r#""labels":{"b":"c"}"#), "{text}");
+    assert!(text.contains(r#""free":{"u":null}"#), "{text}");
+    assert!(!text.contains(r#""name":null"#), "{text}");
+}
+
+#[test]
+fn preserved_fields_keep_unknowns_and_still_prune_known_ones() {
+    walked(&obj(
+        r#", "spec": {"free": {"z": {"b": 1, "a": [{"y": 1, "x": 2}]}, "known": {"a": "s", "b": 1}}}"#,
+    ));
+    walked(&obj(
+        r#", "spec": {"rows": [{"u": 1, "k": {"a": 1, "b": 2}}, 3], "any": [{"a": 1}, [1]]}"#,
+    ));
+    walked(&obj(r#", "status": [{"a": 1}], "spec": "text""#));
+}
+
+#[test]
+fn scalars_print_as_go_prints_them() {
+    walked(&obj(
+        r#", "spec": {"free": {"n": [-0, 0, -0.0, 1.0, 1.5e300, 1e21, 0.000001, 1e-7, 12345678901234567890, -9223372036854775808, 100000000000000000000000, 1E2]}}"#,
+    ));
+    walked(&obj(
+        r#", "spec": {"free": {"s": ["<&>", "\u2028x\u2029", "é", "\u00e9\"\\\/\b\f\n\r\t", "\ud800", "\ud83d\ude00", "a\u0000"]}}"#,
+    ));
+    walked(&obj(r#", "spec": {"free": {"<k>": 1, "é": 2, "e": 3}}"#));
+    // Invalid UTF-8 becomes U+FFFD.
+    let mut body = obj(r#", "spec": {"name": "aXb"}"#).into_bytes();
+    let at = body.iter().position(|&b| b == b'X').unwrap();
+    body[at] = 0xff;
+    let p = widget();
+    let mut out = Vec::new();
+    try_request_bytes(&OneVersion(&p), &body, &opts(FieldValidation::Warn), &mut out).unwrap();
+    assert!(String::from_utf8(out).unwrap().contains("\"a\u{fffd}b\""));
+}
+
+#[test]
+fn repeated_keys_last_wins_when_ignored() {
+    let text = walk(
+        &obj(r#", "spec": {"name": "a", "replicas": 2, "name": "b", "replicas": null, "z": 1, "z": 2}"#),
+        FieldValidation::Ignore,
+    )
+    .unwrap()
+    .0;
+    assert!(
+        text.contains(r#""name":"b""#) && text.contains(r#""replicas":1"#),
+        "{text}"
+    );
+    // Tracked, they are the Value path's to report.
+    assert!(walk(&obj(r#", "spec": {"name": "a", "name": "b"}"#), FieldValidation::Warn).is_none());
+    assert!(walk(&obj(r#", "spec": {"x": {"a": 1, "a": 2}}"#), FieldValidation::Warn).is_none());
+    assert!(walk(&obj(r#", "spec": {"x": {"a": 1, "a": 2}}"#), FieldValidation::Ignore).is_some());
+}
+
+#[test]
+fn type_meta_may_come_last_and_metadata_is_round_tripped() {
+    let body = r#"{"spec": {"name": "n"}, "metadata": {"name": "w", "labels": {"b": "1", "a": "2"}, "bogus": 1}, "kind": "Widget", "apiVersion": "example.com/v1"}"#;
+    let (text, report) = walk(body, FieldValidation::Warn).unwrap();
+    assert!(
+        text.starts_with(
+            r#"{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"labels":{"a":"2","b":"1"},"name":"w"}"#
+        ),
+        "{text}"
+    );
+    assert_eq!(report.unknown_fields, ["metadata.bogus"]);
+    walked(r#"{"apiVersion": "example.com/v1", "kind": "Widget"}"#);
+    walked(r#"{"kind": "Widget", "apiVersion": "example.com/v1", "metadata": {}}"#);
+}
+
+#[test]
+fn everything_else_is_left_to_the_value_path() {
+    let w = FieldValidation::Warn;
+    for body in [
+        "kind: Widget\napiVersion: example.com/v1\n",
+        r#"{"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"#,
+        r#"{"apiVersion": "example.com/v1", "kind": "Widget"} x"#,
+        r#"{"apiVersion": "example.com/v1", "Kind": "Widget"}"#,
+        r#"{"apiVersion": "example.com/v1", "kind": 1}"#,
+        r#"{"apiVersion": "example.com/v1"}"#,
+        r#"{"apiVersion": "example.com/v2", "kind": "Widget"}"#,
+        r#"{"apiVersion": "other.com/v1", "kind": "Widget"}"#,
+        r#"{"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"n\u0061me": "x"}}"#,
+        r#"{"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"x": 1e400}}"#,
+        r#"{"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"template": {"kind": "K"}}}"#,
+        r#"{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": 1}}"#,
+        r#"{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"a": 1, "a": 2}}"#,
+        "[]",
+    ] {
+        assert!(walk(body, w).is_none(), "{body}");
+    }
+    let deep = obj(&format!(
+        r#", "spec": {{"free": {{"x": {}1{}}}}}"#,
+        "[".repeat(300),
+        "]".repeat(300)
+    ));
+    assert!(walk(&deep, w).is_none());
+    let strict = FieldValidation::Strict;
+    assert!(walk(&obj(r#", "spec": {"x": 1}"#), strict).is_none());
+    assert!(walk(&obj(r#", "spec": {"name": "n"}"#), strict).is_some());
+    let validate = DecodeOptions {
+        validate: true,
+        ..DecodeOptions::default()
+    };
+    assert!(try_request_bytes(&OneVersion(&widget()), obj("").as_bytes(), &validate, &mut Vec::new()).is_none());
+}
+
+#[test]
+fn metadata_round_trips_as_through_object_meta() {
+    for meta in [
+        r#"{}"#,
+        r#"{"name": "", "namespace": null, "generation": 0, "creationTimestamp": null, "labels": {}, "annotations": null, "finalizers": [], "ownerReferences": null}"#,
+        r#"{"name": "w", "generation": 3, "deletionGracePeriodSeconds": 0, "uid": "u", "resourceVersion": "7", "selfLink": "/x", "generateName": "w-"}"#,
+        r#"{"creationTimestamp": "2024-04-14T19:24:54+02:00", "deletionTimestamp": "2024-04-14T17:24:54.5Z"}"#,
+        r#"{"creationTimestamp": "0001-01-01T00:00:00Z", "deletionTimestamp": "0001-01-01T00:00:00Z"}"#,
+        r#"{"labels": {"b": "1", "a": null, "<": "&"}, "annotations": {"z": "\u00e9\n"}, "finalizers": ["f", null, "a"]}"#,
+        r#"{"ownerReferences": [{"uid": "1", "kind": "K", "bogus": [1], "controller": true, "blockOwnerDeletion": false, "zzz": 1}, {"name": "n", "controller": null}, {}]}"#,
+        r#"{"zeta": 1, "alpha": {"x": 1}, "ownerReferences": [{"b": 1}, {"a": 1}], "name": "w"}"#,
+        r#"{"managedFields": [{"manager": "m", "operation": "Apply", "fieldsV1": {"f:spec": {}}}], "name": "w"}"#,
+    ] {
+        walked(&format!(
+            r#"{{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {meta}, "spec": {{}}}}"#
+        ));
+    }
+    // Repeated keys: the last value wins as a whole, when ignored.
+    for meta in [
+        r#"{"name": "a", "name": null}"#,
+        r#"{"labels": {"a": "1"}, "labels": {"b": "2"}}"#,
+        r#"{"generation": 2, "generation": 0, "labels": {"a": "1", "a": "2"}}"#,
+        r#"{"ownerReferences": [{"name": "a", "name": null}]}"#,
+    ] {
+        let body = format!(r#"{{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {meta}}}"#);
+        walk(&body, FieldValidation::Ignore);
+        assert!(walk(&body, FieldValidation::Warn).is_none(), "{body}");
+    }
+    // What the round trip refuses is the `Value` path's to say.
+    for meta in [
+        r#"{"name": 1}"#,
+        r#"{"generation": "1"}"#,
+        r#"{"creationTimestamp": "yesterday"}"#,
+        r#"{"labels": {"a": 1}}"#,
+        r#"{"finalizers": "f"}"#,
+        r#"{"ownerReferences": [{"controller": "yes"}]}"#,
+        r#"[]"#,
+    ] {
+        let body = format!(r#"{{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {meta}}}"#);
+        assert!(walk(&body, FieldValidation::Warn).is_none(), "{body}");
+    }
+}

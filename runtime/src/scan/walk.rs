@@ -1,0 +1,962 @@
+//! The byte walker: reads a JSON body once and writes the stored object as it goes, pruning,
+//! dropping nulls and defaulting by a [`Plan`], with no `Value` built.
+//!
+//! It handles the common case and gives up ([`Bail`]) on anything else — syntax errors,
+//! numbers beyond `f64`, escaped keys, duplicates while they are tracked, embedded resources,
+//! deep nesting — so that the `Value` path, the specification, answers those bodies.
+
+use serde_json::Map;
+
+use kstruct_schema::go::{format_float_json, write_string};
+
+use super::plan::{Child, Plan};
+use crate::json;
+use crate::objectmeta::{self, GetOptions};
+
+/// The walker leaves this body to the `Value` path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Bail;
+
+pub(super) type R<T> = Result<T, Bail>;
+
+/// Deeper than this, the `Value` path (which goes to 10,000 levels on a grown stack) answers.
+const MAX_DEPTH: usize = 200;
+
+/// String bytes by what they mean to a copy: 0 plain, 1 ends the fast scan (`"`, `\`, control
+/// characters), 2 escaped on output (`<`, `>`, `&`), 4 not ASCII.
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = if b < 0x20 || b == b'"' as usize || b == b'\\' as usize {
+            1
+        } else if b == b'<' as usize || b == b'>' as usize || b == b'&' as usize {
+            2
+        } else if b >= 0x80 {
+            4
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
+
+/// How a value is treated.
+#[derive(Debug, Clone, Copy)]
+enum Mode {
+    /// By a schema node; `true` when the node's parent preserves unknown fields through its
+    /// `items` (the reference prunes list elements there as if they preserved them too).
+    Node(u32, bool),
+    /// Without a schema: objects lose every field.
+    NoSchema,
+    /// Kept as it is (an unknown field under `x-kubernetes-preserve-unknown-fields`).
+    Keep,
+}
+
+/// What happens to an object member.
+#[derive(Debug, Clone, Copy)]
+enum Member {
+    Walk(Mode),
+    /// Pruned: skipped, and reported when tracking.
+    Drop,
+}
+
+/// A member of an object being written: its key, and where its `"key":value` text is in the
+/// output (`start == end` for a member that was read and not written).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Entry<'a> {
+    pub key: &'a [u8],
+    pub start: usize,
+    pub end: usize,
+}
+
+/// One step of the path to the value being read, for unknown-field paths.
+#[derive(Debug, Clone, Copy)]
+enum Seg<'a> {
+    Key(&'a [u8]),
+    Index(usize),
+}
+
+/// What the walk of a root object found besides the bytes.
+pub(super) struct Root {
+    /// Unknown fields: root metadata's, then pruned fields' in byte order.
+    pub unknown: Vec<String>,
+}
+
+/// One walk over one body.
+pub(super) struct Walker<'a, 'o> {
+    pub input: &'a [u8],
+    pub pos: usize,
+    pub out: &'o mut Vec<u8>,
+    plan: Option<&'a Plan>,
+    pub track: bool,
+    pub depth: usize,
+    pub entries: Vec<Entry<'a>>,
+    scratch: Vec<u8>,
+    path: Vec<Seg<'a>>,
+    unknown: Vec<String>,
+}
+
+impl<'a, 'o> Walker<'a, 'o> {
+    /// A walk of `input`, appending to `out`; unknown fields are reported when `track` is set.
+    pub fn new(input: &'a [u8], out: &'o mut Vec<u8>, track: bool) -> Walker<'a, 'o> {
+        Walker {
+            input,
+            pos: 0,
+            out,
+            plan: None,
+            track,
+            depth: 0,
+            entries: Vec::new(),
+            scratch: Vec::new(),
+            path: Vec::new(),
+            unknown: Vec::new(),
+        }
+    }
+
+    /// Walks the body: a root object whose `apiVersion` and `kind` are strings, resolved to a
+    /// plan by `resolve` (`None`: not for this walker).
+    pub fn root(&mut self, resolve: &mut dyn FnMut(&str, &str) -> Option<&'a Plan>) -> R<Root> {
+        self.ws();
+        if self.peek() != Some(b'{') {
+            return Err(Bail);
+        }
+        self.pos += 1;
+        self.depth = 1;
+        self.out.push(b'{');
+        let obj_start = self.out.len();
+        let base = self.entries.len();
+        let mut present = 0u64;
+        let (mut api_version, mut kind): (Option<String>, Option<String>) = (None, None);
+        let mut metadata: Option<(usize, usize)> = None;
+        let mut meta_unknown: Option<Vec<String>> = None;
+        self.ws();
+        if self.peek() == Some(b'}') {
+            return Err(Bail);
+        }
+        loop {
+            let (key, plain) = self.key()?;
+            match key {
+                b"apiVersion" | b"kind" => {
+                    let slot = if key == b"kind" { &mut kind } else { &mut api_version };
+                    if slot.is_some() || self.peek() != Some(b'"') {
+                        return Err(Bail);
+                    }
+                    let (text, end) = json::string_at(self.input, self.pos).map_err(|_| Bail)?;
+                    self.pos = end;
+                    let start = self.begin_member(obj_start, key, plain);
+                    write_string(self.out, &text);
+                    *slot = Some(text);
+                    self.entries.push(Entry {
+                        key,
+                        start,
+                        end: self.out.len(),
+                    });
+                }
+                b"metadata" => {
+                    if metadata.is_some() || meta_unknown.is_some() {
+                        return Err(Bail);
+                    }
+                    let (pos, len, entries, depth) = (self.pos, self.out.len(), self.entries.len(), self.depth);
+                    match self.fast_metadata(obj_start) {
+                        Ok(unknown) => meta_unknown = Some(unknown),
+                        Err(Bail) => {
+                            // Rare metadata: the round trip through a `Value` of it alone.
+                            (self.pos, self.depth) = (pos, depth);
+                            self.out.truncate(len);
+                            self.entries.truncate(entries);
+                            self.skip(false)?;
+                            metadata = Some((pos, self.pos));
+                        }
+                    }
+                }
+                _ => {
+                    if std::str::from_utf8(key).is_ok_and(json::folds_to_type_meta) {
+                        return Err(Bail);
+                    }
+                    if self.plan.is_none() {
+                        let (v, k) = self.look_ahead(api_version.clone(), kind.clone())?;
+                        self.plan = Some(resolve(&v, &k).ok_or(Bail)?);
+                    }
+                    let member = self.classify(Mode::Node(0, false), key);
+                    self.member(obj_start, (key, plain), member, &mut present)?;
+                }
+            }
+            self.ws();
+            match self.peek() {
+                Some(b',') => {
+                    self.pos += 1;
+                    self.ws();
+                }
+                Some(b'}') => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => return Err(Bail),
+            }
+        }
+        self.ws();
+        if self.pos != self.input.len() {
+            return Err(Bail);
+        }
+        if self.plan.is_none() {
+            let (Some(v), Some(k)) = (&api_version, &kind) else {
+                return Err(Bail);
+            };
+            self.plan = Some(resolve(v, k).ok_or(Bail)?);
+        }
+        let mut unknown = meta_unknown.unwrap_or_default();
+        if let Some((start, end)) = metadata {
+            unknown = self.metadata(obj_start, start, end)?;
+        }
+        self.defaults(0, present, base, obj_start)?;
+        self.close_object(base, obj_start)?;
+        let mut pruned = std::mem::take(&mut self.unknown);
+        pruned.sort();
+        unknown.append(&mut pruned);
+        Ok(Root { unknown })
+    }
+
+    /// The root's `apiVersion` and `kind`, read ahead from the current member on (after
+    /// `seen`, what was read before it).
+    fn look_ahead(&mut self, seen_version: Option<String>, seen_kind: Option<String>) -> R<(String, String)> {
+        let back = self.pos;
+        let (mut api_version, mut kind) = (seen_version, seen_kind);
+        self.skip(false)?;
+        loop {
+            self.ws();
+            match self.peek() {
+                Some(b',') => {
+                    self.pos += 1;
+                    self.ws();
+                }
+                _ => break,
+            }
+            let (key, _) = self.key()?;
+            let slot = match key {
+                b"apiVersion" => &mut api_version,
+                b"kind" => &mut kind,
+                _ => {
+                    self.skip(false)?;
+                    continue;
+                }
+            };
+            if slot.is_some() || self.peek() != Some(b'"') {
+                return Err(Bail);
+            }
+            let (text, end) = json::string_at(self.input, self.pos).map_err(|_| Bail)?;
+            self.pos = end;
+            *slot = Some(text);
+        }
+        self.pos = back;
+        match (api_version, kind) {
+            (Some(v), Some(k)) => Ok((v, k)),
+            _ => Err(Bail),
+        }
+    }
+
+    /// The root metadata (the value at `input[start..end]`), round-tripped through ObjectMeta
+    /// as the coercer does, written as a member; its unknown fields.
+    fn metadata(&mut self, obj_start: usize, start: usize, end: usize) -> R<Vec<String>> {
+        let decoded = json::decode(&self.input[start..end]).map_err(|_| Bail)?;
+        if self.track && !decoded.duplicates.is_empty() {
+            return Err(Bail);
+        }
+        let mut map = Map::new();
+        map.insert("metadata".to_string(), decoded.value);
+        let get = GetOptions {
+            drop_malformed_fields: false,
+            return_unknown_field_paths: self.track,
+            parent_path: None,
+        };
+        let found = objectmeta::get_object_meta(&map, &get).map_err(|_| Bail)?;
+        json::dispose(serde_json::Value::Object(map));
+        if let Some(meta) = found.meta {
+            let at = self.begin_member(obj_start, b"metadata", true);
+            let mut text = String::new();
+            kstruct_schema::go::write_json(&mut text, &meta.to_value());
+            self.out.extend_from_slice(text.as_bytes());
+            self.entries.push(Entry {
+                key: b"metadata",
+                start: at,
+                end: self.out.len(),
+            });
+        }
+        Ok(found.unknown_fields)
+    }
+
+    /// After a member or element: past a `,` (and the white space after it), `true`; past
+    /// `close`, `false`.
+    #[inline]
+    pub(super) fn next_member(&mut self, close: u8) -> R<bool> {
+        self.ws();
+        match self.peek() {
+            Some(b',') => {
+                self.pos += 1;
+                self.ws();
+                Ok(true)
+            }
+            Some(c) if c == close => {
+                self.pos += 1;
+                Ok(false)
+            }
+            _ => Err(Bail),
+        }
+    }
+
+    /// A string literal's text.
+    pub(super) fn read_string(&mut self) -> R<String> {
+        if self.peek() != Some(b'"') {
+            return Err(Bail);
+        }
+        let (s, end) = json::string_at(self.input, self.pos).map_err(|_| Bail)?;
+        self.pos = end;
+        Ok(s)
+    }
+
+    fn plan(&self) -> R<&'a Plan> {
+        self.plan.ok_or(Bail)
+    }
+
+    #[inline]
+    pub(super) fn peek(&self) -> Option<u8> {
+        self.input.get(self.pos).copied()
+    }
+
+    #[inline]
+    pub(super) fn ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.input.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    pub(super) fn enter(&mut self) -> R<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH { Err(Bail) } else { Ok(()) }
+    }
+
+    /// Reads `"key"`, the `:` and the white space after it. Keys with escapes or invalid
+    /// UTF-8 are left to the `Value` path; `plain` is false when the key needs escaping on
+    /// output (`<`, `>`, `&`, non-ASCII).
+    #[inline]
+    pub(super) fn key(&mut self) -> R<(&'a [u8], bool)> {
+        if self.peek() != Some(b'"') {
+            return Err(Bail);
+        }
+        let b = self.input;
+        let start = self.pos + 1;
+        let mut i = start;
+        let mut flags = 0;
+        loop {
+            let &c = b.get(i).ok_or(Bail)?;
+            match CLASS[c as usize] {
+                0 => i += 1,
+                1 => break,
+                k => {
+                    flags |= k;
+                    i += 1;
+                }
+            }
+        }
+        if b[i] != b'"' {
+            return Err(Bail);
+        }
+        let key = &b[start..i];
+        if flags & 4 != 0 && std::str::from_utf8(key).is_err() {
+            return Err(Bail);
+        }
+        self.pos = i + 1;
+        self.ws();
+        if self.peek() != Some(b':') {
+            return Err(Bail);
+        }
+        self.pos += 1;
+        self.ws();
+        Ok((key, flags == 0))
+    }
+
+    /// What a member with `key` is, in an object treated as `mode`; the property's index.
+    #[inline]
+    fn classify(&self, mode: Mode, key: &[u8]) -> (Member, Option<usize>) {
+        match mode {
+            Mode::Keep => (Member::Walk(Mode::Keep), None),
+            Mode::NoSchema => (Member::Drop, None),
+            Mode::Node(n, forced) => {
+                let Some(plan) = self.plan else {
+                    return (Member::Drop, None);
+                };
+                let node = plan.node(n);
+                if let Some(i) = node.find(key) {
+                    return (Member::Walk(Mode::Node(node.props[i].node, false)), Some(i));
+                }
+                let member = match node.additional {
+                    Child::Node(a) => Member::Walk(Mode::Node(a, false)),
+                    Child::NoSchema => Member::Walk(Mode::NoSchema),
+                    Child::Absent if node.preserve || forced => Member::Walk(Mode::Keep),
+                    Child::Absent => Member::Drop,
+                };
+                (member, None)
+            }
+        }
+    }
+
+    /// Writes the separator and `"key":`; where the member starts.
+    #[inline]
+    pub(super) fn begin_member(&mut self, obj_start: usize, key: &[u8], plain: bool) -> usize {
+        if self.out.len() > obj_start {
+            self.out.push(b',');
+        }
+        let start = self.out.len();
+        if plain {
+            self.out.push(b'"');
+            self.out.extend_from_slice(key);
+            self.out.push(b'"');
+        } else {
+            // Checked as UTF-8 when read.
+            write_string(self.out, &String::from_utf8_lossy(key));
+        }
+        self.out.push(b':');
+        start
+    }
+
+    /// One member whose key has been read; `present` tracks which properties (of the first
+    /// 64) end up written.
+    #[inline]
+    fn member(
+        &mut self,
+        obj_start: usize,
+        (key, plain): (&'a [u8], bool),
+        (member, prop): (Member, Option<usize>),
+        present: &mut u64,
+    ) -> R<()> {
+        let live = match member {
+            Member::Drop => {
+                if self.track {
+                    self.report(key);
+                }
+                self.skip(self.track)?;
+                false
+            }
+            Member::Walk(mode) => self.field(obj_start, key, plain, mode)?,
+        };
+        if !live {
+            self.entries.push(Entry { key, start: 0, end: 0 });
+        }
+        if let Some(i) = prop
+            && i < 64
+        {
+            if live {
+                *present |= 1 << i;
+            } else {
+                *present &= !(1 << i);
+            }
+        }
+        Ok(())
+    }
+
+    /// A kept member; false when it is a `null` that is dropped.
+    #[inline]
+    fn field(&mut self, obj_start: usize, key: &'a [u8], plain: bool, mode: Mode) -> R<bool> {
+        if let Mode::Node(c, _) = mode
+            && self.peek() == Some(b'n')
+        {
+            let node = self.plan()?.node(c);
+            if !node.nullable {
+                self.literal(b"null")?;
+                let Some(d) = &node.default else {
+                    return Ok(false);
+                };
+                let start = self.begin_member(obj_start, key, plain);
+                self.out.extend_from_slice(d);
+                self.entries.push(Entry {
+                    key,
+                    start,
+                    end: self.out.len(),
+                });
+                return Ok(true);
+            }
+        }
+        let start = self.begin_member(obj_start, key, plain);
+        if self.track {
+            self.path.push(Seg::Key(key));
+        }
+        self.value(mode)?;
+        if self.track {
+            self.path.pop();
+        }
+        self.entries.push(Entry {
+            key,
+            start,
+            end: self.out.len(),
+        });
+        Ok(true)
+    }
+
+    /// Records the pruned field `key` of the current object, with its path as the pruner
+    /// writes it (`spec.ports[0].name`).
+    fn report(&mut self, key: &[u8]) {
+        let mut p = String::new();
+        for (i, seg) in self.path.iter().enumerate() {
+            match seg {
+                Seg::Key(k) => {
+                    if i > 0 {
+                        p.push('.');
+                    }
+                    p.push_str(&String::from_utf8_lossy(k));
+                }
+                Seg::Index(n) => {
+                    p.push('[');
+                    p.push_str(&n.to_string());
+                    p.push(']');
+                }
+            }
+        }
+        if !self.path.is_empty() {
+            p.push('.');
+        }
+        p.push_str(&String::from_utf8_lossy(key));
+        self.unknown.push(p);
+    }
+
+    /// A value, written as the API server writes it after treating it as `mode`.
+    fn value(&mut self, mode: Mode) -> R<()> {
+        match self.peek() {
+            Some(b'{') => {
+                if let Mode::Node(n, _) = mode
+                    && self.plan()?.node(n).embedded
+                {
+                    return Err(Bail);
+                }
+                self.object(mode)
+            }
+            Some(b'[') => self.array(mode),
+            Some(b'"') => self.string(),
+            Some(b't') => self.copy_literal(b"true"),
+            Some(b'f') => self.copy_literal(b"false"),
+            Some(b'n') => self.copy_literal(b"null"),
+            Some(b'-' | b'0'..=b'9') => self.number(true),
+            _ => Err(Bail),
+        }
+    }
+
+    fn object(&mut self, mode: Mode) -> R<()> {
+        self.enter()?;
+        self.pos += 1;
+        self.out.push(b'{');
+        let obj_start = self.out.len();
+        let base = self.entries.len();
+        let mut present = 0u64;
+        self.ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+        } else {
+            loop {
+                let key = self.key()?;
+                let member = self.classify(mode, key.0);
+                self.member(obj_start, key, member, &mut present)?;
+                self.ws();
+                match self.peek() {
+                    Some(b',') => {
+                        self.pos += 1;
+                        self.ws();
+                    }
+                    Some(b'}') => {
+                        self.pos += 1;
+                        break;
+                    }
+                    _ => return Err(Bail),
+                }
+            }
+        }
+        if let Mode::Node(n, _) = mode {
+            self.defaults(n, present, base, obj_start)?;
+        }
+        self.close_object(base, obj_start)?;
+        self.depth -= 1;
+        Ok(())
+    }
+
+    /// Appends the defaults of node `n`'s properties that the object lacks.
+    fn defaults(&mut self, n: u32, present: u64, base: usize, obj_start: usize) -> R<()> {
+        let plan = self.plan()?;
+        let node = plan.node(n);
+        for &i in &node.defaulted {
+            let p = &node.props[i as usize];
+            let here = if i < 64 {
+                present & (1 << i) != 0
+            } else {
+                self.entries[base..]
+                    .iter()
+                    .rev()
+                    .find(|e| e.key == &*p.key)
+                    .is_some_and(|e| e.start < e.end)
+            };
+            if here {
+                continue;
+            }
+            let Some(member) = &p.member else { continue };
+            if self.out.len() > obj_start {
+                self.out.push(b',');
+            }
+            let start = self.out.len();
+            self.out.extend_from_slice(member);
+            self.entries.push(Entry {
+                key: &p.key,
+                start,
+                end: self.out.len(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Puts the members written since `obj_start` in key order (the last of repeated keys
+    /// wins) and closes the object.
+    pub(super) fn close_object(&mut self, base: usize, obj_start: usize) -> R<()> {
+        let entries = &mut self.entries[base..];
+        if !entries.windows(2).all(|w| w[0].key < w[1].key) {
+            entries.sort_by(|a, b| a.key.cmp(b.key));
+            if self.track && entries.windows(2).any(|w| w[0].key == w[1].key) {
+                return Err(Bail);
+            }
+            self.scratch.clear();
+            self.scratch.extend_from_slice(&self.out[obj_start..]);
+            self.out.truncate(obj_start);
+            for group in entries.chunk_by(|a, b| a.key == b.key) {
+                let Some(e) = group.last() else { continue };
+                if e.start < e.end {
+                    if self.out.len() > obj_start {
+                        self.out.push(b',');
+                    }
+                    self.out
+                        .extend_from_slice(&self.scratch[e.start - obj_start..e.end - obj_start]);
+                }
+            }
+        }
+        self.entries.truncate(base);
+        self.out.push(b'}');
+        Ok(())
+    }
+
+    fn array(&mut self, mode: Mode) -> R<()> {
+        self.enter()?;
+        self.pos += 1;
+        self.out.push(b'[');
+        self.ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            self.out.push(b']');
+            self.depth -= 1;
+            return Ok(());
+        }
+        let elements = match mode {
+            Mode::Node(n, forced) => {
+                let node = self.plan()?.node(n);
+                let preserve = node.preserve || forced;
+                match node.items {
+                    Child::Node(i) => Mode::Node(i, preserve),
+                    _ if preserve => Mode::Keep,
+                    _ => Mode::NoSchema,
+                }
+            }
+            other => other,
+        };
+        let mut index = 0;
+        loop {
+            if index > 0 {
+                self.out.push(b',');
+            }
+            if self.track {
+                self.path.push(Seg::Index(index));
+            }
+            let mut done = false;
+            if let Mode::Node(c, _) = elements
+                && self.peek() == Some(b'n')
+            {
+                let node = self.plan()?.node(c);
+                if !node.nullable {
+                    self.literal(b"null")?;
+                    let d = node.default.as_deref().unwrap_or(b"null");
+                    self.out.extend_from_slice(d);
+                    done = true;
+                }
+            }
+            if !done {
+                self.value(elements)?;
+            }
+            if self.track {
+                self.path.pop();
+            }
+            index += 1;
+            self.ws();
+            match self.peek() {
+                Some(b',') => {
+                    self.pos += 1;
+                    self.ws();
+                }
+                Some(b']') => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => return Err(Bail),
+            }
+        }
+        self.out.push(b']');
+        self.depth -= 1;
+        Ok(())
+    }
+
+    /// Copies a string, escaped as Go escapes it.
+    #[inline]
+    pub(super) fn string(&mut self) -> R<()> {
+        let b = self.input;
+        let start = self.pos + 1;
+        let mut i = start;
+        let mut flags = 0;
+        loop {
+            let &c = b.get(i).ok_or(Bail)?;
+            match CLASS[c as usize] {
+                0 => i += 1,
+                1 => break,
+                k => {
+                    flags |= k;
+                    i += 1;
+                }
+            }
+        }
+        if b[i] == b'"' {
+            let span = &b[start..i];
+            if flags == 0 {
+                self.out.push(b'"');
+                self.out.extend_from_slice(span);
+                self.out.push(b'"');
+                self.pos = i + 1;
+                return Ok(());
+            }
+            if let Ok(s) = std::str::from_utf8(span) {
+                write_string(self.out, s);
+                self.pos = i + 1;
+                return Ok(());
+            }
+        }
+        // Escapes, control characters, invalid UTF-8: decoded as the reader decodes them.
+        let (s, end) = json::string_at(b, self.pos).map_err(|_| Bail)?;
+        write_string(self.out, &s);
+        self.pos = end;
+        Ok(())
+    }
+
+    pub(super) fn literal(&mut self, word: &[u8]) -> R<()> {
+        if self.input[self.pos..].starts_with(word) {
+            self.pos += word.len();
+            Ok(())
+        } else {
+            Err(Bail)
+        }
+    }
+
+    fn copy_literal(&mut self, word: &[u8]) -> R<()> {
+        self.literal(word)?;
+        self.out.extend_from_slice(word);
+        Ok(())
+    }
+
+    /// A number in the API server's model (`int64` when the literal is an integer that fits,
+    /// else `float64`), written as Go writes it when `write` is set.
+    fn number(&mut self, write: bool) -> R<()> {
+        let b = self.input;
+        let start = self.pos;
+        let mut i = start;
+        if b.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        let digits = i;
+        match b.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                while let Some(b'0'..=b'9') = b.get(i) {
+                    i += 1;
+                }
+            }
+            _ => return Err(Bail),
+        }
+        let mut integer = true;
+        if b.get(i) == Some(&b'.') {
+            integer = false;
+            i += 1;
+            if !matches!(b.get(i), Some(b'0'..=b'9')) {
+                return Err(Bail);
+            }
+            while let Some(b'0'..=b'9') = b.get(i) {
+                i += 1;
+            }
+        }
+        if let Some(b'e' | b'E') = b.get(i) {
+            integer = false;
+            i += 1;
+            if let Some(b'+' | b'-') = b.get(i) {
+                i += 1;
+            }
+            if !matches!(b.get(i), Some(b'0'..=b'9')) {
+                return Err(Bail);
+            }
+            while let Some(b'0'..=b'9') = b.get(i) {
+                i += 1;
+            }
+        }
+        self.pos = i;
+        let text = &b[start..i];
+        if integer && i - digits <= 18 {
+            // Fits in an int64, and prints as written (but for `-0`).
+            if write {
+                if text == b"-0" {
+                    self.out.push(b'0');
+                } else {
+                    self.out.extend_from_slice(text);
+                }
+            }
+            return Ok(());
+        }
+        // ASCII by construction.
+        let text = std::str::from_utf8(text).map_err(|_| Bail)?;
+        if integer && let Ok(n) = text.parse::<i64>() {
+            if write {
+                self.out.extend_from_slice(n.to_string().as_bytes());
+            }
+            return Ok(());
+        }
+        if !integer && !write && !text.contains(['e', 'E']) {
+            // Finite without an exponent: no range error to find.
+            return Ok(());
+        }
+        let f: f64 = text.parse().map_err(|_| Bail)?;
+        if !f.is_finite() {
+            return Err(Bail);
+        }
+        if write {
+            self.out.extend_from_slice(format_float_json(f).as_bytes());
+        }
+        Ok(())
+    }
+
+    /// Passes over a value without writing it, checking what the reference checks: syntax,
+    /// depth, numbers' range and, when `dups`, repeated keys (given up on: their paths are the
+    /// `Value` path's to build).
+    pub(super) fn skip(&mut self, dups: bool) -> R<()> {
+        match self.peek() {
+            Some(b'{') => {
+                self.enter()?;
+                self.pos += 1;
+                self.ws();
+                if self.peek() == Some(b'}') {
+                    self.pos += 1;
+                } else {
+                    let base = self.entries.len();
+                    loop {
+                        if dups {
+                            let (key, _) = self.key()?;
+                            self.entries.push(Entry { key, start: 0, end: 0 });
+                        } else {
+                            self.skip_string()?;
+                            self.ws();
+                            if self.peek() != Some(b':') {
+                                return Err(Bail);
+                            }
+                            self.pos += 1;
+                            self.ws();
+                        }
+                        self.skip(dups)?;
+                        self.ws();
+                        match self.peek() {
+                            Some(b',') => {
+                                self.pos += 1;
+                                self.ws();
+                            }
+                            Some(b'}') => {
+                                self.pos += 1;
+                                break;
+                            }
+                            _ => return Err(Bail),
+                        }
+                    }
+                    if dups {
+                        let keys = &mut self.entries[base..];
+                        keys.sort_unstable_by(|a, b| a.key.cmp(b.key));
+                        let repeated = keys.windows(2).any(|w| w[0].key == w[1].key);
+                        self.entries.truncate(base);
+                        if repeated {
+                            return Err(Bail);
+                        }
+                    }
+                }
+                self.depth -= 1;
+                Ok(())
+            }
+            Some(b'[') => {
+                self.enter()?;
+                self.pos += 1;
+                self.ws();
+                if self.peek() == Some(b']') {
+                    self.pos += 1;
+                } else {
+                    loop {
+                        self.skip(dups)?;
+                        self.ws();
+                        match self.peek() {
+                            Some(b',') => {
+                                self.pos += 1;
+                                self.ws();
+                            }
+                            Some(b']') => {
+                                self.pos += 1;
+                                break;
+                            }
+                            _ => return Err(Bail),
+                        }
+                    }
+                }
+                self.depth -= 1;
+                Ok(())
+            }
+            Some(b'"') => self.skip_string(),
+            Some(b't') => self.literal(b"true"),
+            Some(b'f') => self.literal(b"false"),
+            Some(b'n') => self.literal(b"null"),
+            Some(b'-' | b'0'..=b'9') => self.number(false),
+            _ => Err(Bail),
+        }
+    }
+
+    /// Passes over a string literal, checking its escapes.
+    fn skip_string(&mut self) -> R<()> {
+        if self.peek() != Some(b'"') {
+            return Err(Bail);
+        }
+        let b = self.input;
+        let mut i = self.pos + 1;
+        loop {
+            let &c = b.get(i).ok_or(Bail)?;
+            if CLASS[c as usize] != 1 {
+                i += 1;
+                continue;
+            }
+            match c {
+                b'"' => break,
+                b'\\' => match b.get(i + 1) {
+                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 2,
+                    Some(b'u') => {
+                        let hex = b.get(i + 2..i + 6).ok_or(Bail)?;
+                        if !hex.iter().all(u8::is_ascii_hexdigit) {
+                            return Err(Bail);
+                        }
+                        i += 6;
+                    }
+                    _ => return Err(Bail),
+                },
+                _ => return Err(Bail),
+            }
+        }
+        self.pos = i + 1;
+        Ok(())
+    }
+}
