@@ -29,7 +29,7 @@ impl<'a> Walker<'a, '_> {
         if self.peek() != Some(b'{') {
             return Err(Bail);
         }
-        let start = self.begin_member(obj_start, b"metadata", true);
+        let start = self.begin_member(obj_start, b"metadata");
         self.enter()?;
         self.pos += 1;
         self.out.push(b'{');
@@ -41,7 +41,7 @@ impl<'a> Walker<'a, '_> {
             self.pos += 1;
         } else {
             loop {
-                let (key, _) = self.key()?;
+                let key = self.key()?;
                 let written = match key {
                     b"name" | b"generateName" | b"namespace" | b"selfLink" | b"uid" | b"resourceVersion" => {
                         self.meta_string(inner, key)?
@@ -61,7 +61,7 @@ impl<'a> Walker<'a, '_> {
                     }
                 };
                 let (start, end) = written.map_or((0, 0), |s| (s, self.out.len()));
-                self.entries.push(Entry { key, start, end });
+                self.entries.push(Entry::new(key, start, end));
                 if !self.next_member(b'}')? {
                     break;
                 }
@@ -70,11 +70,7 @@ impl<'a> Walker<'a, '_> {
         self.close_object(base, inner)?;
         self.depth -= 1;
         let end = self.out.len();
-        self.entries.push(Entry {
-            key: b"metadata",
-            start,
-            end,
-        });
+        self.entries.push(Entry::new(b"metadata", start, end));
         if !self.track {
             return Ok(Vec::new());
         }
@@ -106,7 +102,7 @@ impl<'a> Walker<'a, '_> {
                 Ok(None)
             }
             Some(b'"') => {
-                let start = self.begin_member(obj_start, key, true);
+                let start = self.begin_member(obj_start, key);
                 self.string()?;
                 Ok(Some(start))
             }
@@ -125,7 +121,7 @@ impl<'a> Walker<'a, '_> {
         if n == 0 && omit_zero {
             return Ok(None);
         }
-        let start = self.begin_member(obj_start, key, true);
+        let start = self.begin_member(obj_start, key);
         self.out.extend_from_slice(n.to_string().as_bytes());
         Ok(Some(start))
     }
@@ -142,7 +138,7 @@ impl<'a> Walker<'a, '_> {
         if creation && t.is_zero() {
             return Ok(None);
         }
-        let start = self.begin_member(obj_start, key, true);
+        let start = self.begin_member(obj_start, key);
         if t.is_zero() {
             self.out.extend_from_slice(b"null");
         } else {
@@ -169,7 +165,7 @@ impl<'a> Walker<'a, '_> {
             return Ok(None);
         }
         self.pos = at;
-        let start = self.begin_member(obj_start, key, true);
+        let start = self.begin_member(obj_start, key);
         self.enter()?;
         self.pos += 1;
         self.out.push(b'{');
@@ -177,8 +173,8 @@ impl<'a> Walker<'a, '_> {
         let base = self.entries.len();
         self.ws();
         loop {
-            let (k, plain) = self.key()?;
-            let member = self.begin_member(inner, k, plain);
+            let k = self.key()?;
+            let member = self.begin_member(inner, k);
             match self.peek() {
                 Some(b'"') => self.string()?,
                 Some(b'n') => {
@@ -187,11 +183,7 @@ impl<'a> Walker<'a, '_> {
                 }
                 _ => return Err(Bail),
             }
-            self.entries.push(Entry {
-                key: k,
-                start: member,
-                end: self.out.len(),
-            });
+            self.entries.push(Entry::new(k, member, self.out.len()));
             if !self.next_member(b'}')? {
                 break;
             }
@@ -206,7 +198,7 @@ impl<'a> Walker<'a, '_> {
         if !self.list_start()? {
             return Ok(None);
         }
-        let start = self.begin_member(obj_start, key, true);
+        let start = self.begin_member(obj_start, key);
         self.out.push(b'[');
         let mut first = true;
         loop {
@@ -237,7 +229,7 @@ impl<'a> Walker<'a, '_> {
         if !self.list_start()? {
             return Ok(None);
         }
-        let start = self.begin_member(obj_start, key, true);
+        let start = self.begin_member(obj_start, key);
         self.out.push(b'[');
         let mut index = 0;
         loop {
@@ -271,7 +263,7 @@ impl<'a> Walker<'a, '_> {
             self.pos += 1;
         } else {
             loop {
-                let (k, _) = self.key()?;
+                let k = self.key()?;
                 let field = match k {
                     b"apiVersion" => 0,
                     b"kind" => 1,
@@ -281,11 +273,7 @@ impl<'a> Walker<'a, '_> {
                     b"blockOwnerDeletion" => 5,
                     _ => {
                         self.skip(self.track)?;
-                        self.entries.push(Entry {
-                            key: k,
-                            start: 0,
-                            end: 0,
-                        });
+                        self.entries.push(Entry::new(k, 0, 0));
                         unknown.push((list, index + 1, k));
                         usize::MAX
                     }
@@ -317,8 +305,8 @@ impl<'a> Walker<'a, '_> {
             }
         }
         let keys = &mut self.entries[base..];
-        keys.sort_unstable_by(|a, b| a.key.cmp(b.key));
-        let repeated = keys.windows(2).any(|w| w[0].key == w[1].key);
+        keys.sort_unstable_by(Entry::cmp);
+        let repeated = keys.windows(2).any(|w| w[0].same_key(&w[1]));
         self.entries.truncate(base);
         if repeated && self.track {
             return Err(Bail);

@@ -17,12 +17,13 @@
 
 mod meta;
 mod plan;
+mod text;
 mod walk;
 
 pub use plan::Plan;
 
 use crate::Pipeline;
-use crate::decode::{BodyFormat, DecodeOptions, DecodeReport, FieldValidation, Resolve, Selected, message};
+use crate::decode::{BodyFormat, DecodeOptions, DecodeReport, FieldValidation, Resolve, Selected};
 
 /// The walk alone: [`decode::request_bytes`](crate::decode::request_bytes)'s answer for
 /// `body` when the walk gives it, with the object appended to `out`; `None`, with nothing
@@ -94,9 +95,26 @@ pub fn try_request_bytes<R: Resolve + ?Sized>(
         out.truncate(start);
         return None;
     }
-    let errors = root.unknown.iter().map(|p| format!("unknown field \"{p}\"")).collect();
+    // The warnings are the unknown fields' strict errors, each text once (as
+    // `message::warnings` keeps them): pruned paths come sorted, so a repeat is next to its
+    // first or among root metadata's few.
+    let (meta, pruned) = root.unknown.split_at(root.metadata_unknown);
+    let mut warnings = Vec::with_capacity(root.unknown.len());
+    for (i, p) in root.unknown.iter().enumerate() {
+        let repeat = match i.checked_sub(meta.len()) {
+            None => meta[..i].contains(p),
+            Some(j) => (j > 0 && pruned[j - 1] == *p) || meta.contains(p),
+        };
+        if !repeat {
+            let mut w = String::with_capacity(p.len() + 16);
+            w.push_str("unknown field \"");
+            w.push_str(p);
+            w.push('"');
+            warnings.push(w);
+        }
+    }
     Some(DecodeReport {
-        warnings: message::warnings(errors),
+        warnings,
         unknown_fields: root.unknown,
         duplicate_fields: Vec::new(),
     })

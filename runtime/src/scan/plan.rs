@@ -4,6 +4,7 @@
 use kstruct_schema::Structural;
 use kstruct_schema::go::{marshal_json, write_string};
 
+use super::text::head;
 use crate::interpreter::default;
 
 /// A schema prepared for decoding from bytes (see [`crate::scan`]): everything pruning,
@@ -46,6 +47,10 @@ pub(super) struct Node {
 #[derive(Debug, Clone)]
 pub(super) struct Prop {
     pub key: Box<[u8]>,
+    /// [`head`] of the key.
+    pub head: u64,
+    /// `"key":`, escaped as Go escapes it.
+    pub label: Box<[u8]>,
     pub node: u32,
     /// `"key":default`, as written when the key is absent.
     pub member: Option<Box<[u8]>>,
@@ -55,10 +60,17 @@ impl Node {
     /// The index of property `key`.
     #[inline]
     pub fn find(&self, key: &[u8]) -> Option<usize> {
-        if self.props.len() <= 8 {
-            return self.props.iter().position(|p| &*p.key == key);
+        let h = head(key);
+        if self.props.len() <= 16 {
+            // Keys of up to eight bytes are told apart by their heads and lengths alone.
+            return self
+                .props
+                .iter()
+                .position(|p| p.head == h && p.key.len() == key.len() && (key.len() <= 8 || p.key[8..] == key[8..]));
         }
-        self.props.binary_search_by(|p| (*p.key).cmp(key)).ok()
+        self.props
+            .binary_search_by(|p| p.head.cmp(&h).then_with(|| (*p.key).cmp(key)))
+            .ok()
     }
 }
 
@@ -119,6 +131,13 @@ impl Plan {
             });
             props.push(Prop {
                 key: k.as_bytes().into(),
+                head: head(k.as_bytes()),
+                label: {
+                    let mut l = Vec::new();
+                    write_string(&mut l, k);
+                    l.push(b':');
+                    l.into()
+                },
                 node: self.add(p),
                 member,
             });

@@ -10,6 +10,7 @@ use serde_json::Map;
 use kstruct_schema::go::{format_float_json, write_string};
 
 use super::plan::{Child, Plan};
+use super::text;
 use crate::json;
 use crate::objectmeta::{self, GetOptions};
 
@@ -21,26 +22,6 @@ pub(super) type R<T> = Result<T, Bail>;
 
 /// Deeper than this, the `Value` path (which goes to 10,000 levels on a grown stack) answers.
 const MAX_DEPTH: usize = 200;
-
-/// String bytes by what they mean to a copy: 0 plain, 1 ends the fast scan (`"`, `\`, control
-/// characters), 2 escaped on output (`<`, `>`, `&`), 4 not ASCII.
-static CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = if b < 0x20 || b == b'"' as usize || b == b'\\' as usize {
-            1
-        } else if b == b'<' as usize || b == b'>' as usize || b == b'&' as usize {
-            2
-        } else if b >= 0x80 {
-            4
-        } else {
-            0
-        };
-        b += 1;
-    }
-    t
-};
 
 /// How a value is treated.
 #[derive(Debug, Clone, Copy)]
@@ -67,8 +48,32 @@ enum Member {
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Entry<'a> {
     pub key: &'a [u8],
+    /// [`text::head`] of the key: most comparisons end there.
+    head: u64,
     pub start: usize,
     pub end: usize,
+}
+
+impl<'a> Entry<'a> {
+    #[inline]
+    pub fn new(key: &'a [u8], start: usize, end: usize) -> Entry<'a> {
+        Entry {
+            key,
+            head: text::head(key),
+            start,
+            end,
+        }
+    }
+
+    #[inline]
+    pub fn cmp(&self, other: &Entry<'_>) -> std::cmp::Ordering {
+        self.head.cmp(&other.head).then_with(|| self.key.cmp(other.key))
+    }
+
+    #[inline]
+    pub fn same_key(&self, other: &Entry<'_>) -> bool {
+        self.head == other.head && self.key == other.key
+    }
 }
 
 /// One step of the path to the value being read, for unknown-field paths.
@@ -82,6 +87,8 @@ enum Seg<'a> {
 pub(super) struct Root {
     /// Unknown fields: root metadata's, then pruned fields' in byte order.
     pub unknown: Vec<String>,
+    /// How many of `unknown` are root metadata's.
+    pub metadata_unknown: usize,
 }
 
 /// One walk over one body.
@@ -98,9 +105,30 @@ pub(super) struct Walker<'a, 'o> {
     unknown: Vec<String>,
 }
 
+/// The walks' working memory, kept between walks on each thread so that a stream of
+/// documents allocates it once.
+#[derive(Default)]
+struct Buffers {
+    entries: Vec<Entry<'static>>,
+    path: Vec<Seg<'static>>,
+    scratch: Vec<u8>,
+}
+
+thread_local! {
+    static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::default();
+}
+
+/// `v` emptied, as a vector of another lifetime: the same allocation (the standard library
+/// collects in place when nothing changes size).
+fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter().filter_map(|_| None).collect()
+}
+
 impl<'a, 'o> Walker<'a, 'o> {
     /// A walk of `input`, appending to `out`; unknown fields are reported when `track` is set.
     pub fn new(input: &'a [u8], out: &'o mut Vec<u8>, track: bool) -> Walker<'a, 'o> {
+        let buffers = BUFFERS.with(|b| std::mem::take(&mut *b.borrow_mut()));
         Walker {
             input,
             pos: 0,
@@ -108,9 +136,9 @@ impl<'a, 'o> Walker<'a, 'o> {
             plan: None,
             track,
             depth: 0,
-            entries: Vec::new(),
-            scratch: Vec::new(),
-            path: Vec::new(),
+            entries: recycle(buffers.entries),
+            scratch: buffers.scratch,
+            path: recycle(buffers.path),
             unknown: Vec::new(),
         }
     }
@@ -136,7 +164,7 @@ impl<'a, 'o> Walker<'a, 'o> {
             return Err(Bail);
         }
         loop {
-            let (key, plain) = self.key()?;
+            let key = self.key()?;
             match key {
                 b"apiVersion" | b"kind" => {
                     let slot = if key == b"kind" { &mut kind } else { &mut api_version };
@@ -145,14 +173,10 @@ impl<'a, 'o> Walker<'a, 'o> {
                     }
                     let (text, end) = json::string_at(self.input, self.pos).map_err(|_| Bail)?;
                     self.pos = end;
-                    let start = self.begin_member(obj_start, key, plain);
+                    let start = self.begin_member(obj_start, key);
                     write_string(self.out, &text);
                     *slot = Some(text);
-                    self.entries.push(Entry {
-                        key,
-                        start,
-                        end: self.out.len(),
-                    });
+                    self.entries.push(Entry::new(key, start, self.out.len()));
                 }
                 b"metadata" => {
                     if metadata.is_some() || meta_unknown.is_some() {
@@ -176,11 +200,19 @@ impl<'a, 'o> Walker<'a, 'o> {
                         return Err(Bail);
                     }
                     if self.plan.is_none() {
-                        let (v, k) = self.look_ahead(api_version.clone(), kind.clone())?;
-                        self.plan = Some(resolve(&v, &k).ok_or(Bail)?);
+                        self.plan = Some(
+                            match (&api_version, &kind) {
+                                (Some(v), Some(k)) => resolve(v, k),
+                                _ => {
+                                    let (v, k) = self.look_ahead(api_version.clone(), kind.clone())?;
+                                    resolve(&v, &k)
+                                }
+                            }
+                            .ok_or(Bail)?,
+                        );
                     }
                     let member = self.classify(Mode::Node(0, false), key);
-                    self.member(obj_start, (key, plain), member, &mut present)?;
+                    self.member(obj_start, key, member, &mut present)?;
                 }
             }
             self.ws();
@@ -214,8 +246,12 @@ impl<'a, 'o> Walker<'a, 'o> {
         self.close_object(base, obj_start)?;
         let mut pruned = std::mem::take(&mut self.unknown);
         pruned.sort();
+        let metadata_unknown = unknown.len();
         unknown.append(&mut pruned);
-        Ok(Root { unknown })
+        Ok(Root {
+            unknown,
+            metadata_unknown,
+        })
     }
 
     /// The root's `apiVersion` and `kind`, read ahead from the current member on (after
@@ -233,7 +269,7 @@ impl<'a, 'o> Walker<'a, 'o> {
                 }
                 _ => break,
             }
-            let (key, _) = self.key()?;
+            let key = self.key()?;
             let slot = match key {
                 b"apiVersion" => &mut api_version,
                 b"kind" => &mut kind,
@@ -273,15 +309,11 @@ impl<'a, 'o> Walker<'a, 'o> {
         let found = objectmeta::get_object_meta(&map, &get).map_err(|_| Bail)?;
         json::dispose(serde_json::Value::Object(map));
         if let Some(meta) = found.meta {
-            let at = self.begin_member(obj_start, b"metadata", true);
+            let at = self.begin_member(obj_start, b"metadata");
             let mut text = String::new();
             kstruct_schema::go::write_json(&mut text, &meta.to_value());
             self.out.extend_from_slice(text.as_bytes());
-            self.entries.push(Entry {
-                key: b"metadata",
-                start: at,
-                end: self.out.len(),
-            });
+            self.entries.push(Entry::new(b"metadata", at, self.out.len()));
         }
         Ok(found.unknown_fields)
     }
@@ -337,33 +369,20 @@ impl<'a, 'o> Walker<'a, 'o> {
     }
 
     /// Reads `"key"`, the `:` and the white space after it. Keys with escapes or invalid
-    /// UTF-8 are left to the `Value` path; `plain` is false when the key needs escaping on
-    /// output (`<`, `>`, `&`, non-ASCII).
+    /// UTF-8 are left to the `Value` path.
     #[inline]
-    pub(super) fn key(&mut self) -> R<(&'a [u8], bool)> {
+    pub(super) fn key(&mut self) -> R<&'a [u8]> {
         if self.peek() != Some(b'"') {
             return Err(Bail);
         }
         let b = self.input;
         let start = self.pos + 1;
-        let mut i = start;
-        let mut flags = 0;
-        loop {
-            let &c = b.get(i).ok_or(Bail)?;
-            match CLASS[c as usize] {
-                0 => i += 1,
-                1 => break,
-                k => {
-                    flags |= k;
-                    i += 1;
-                }
-            }
-        }
-        if b[i] != b'"' {
+        let (i, high) = text::key_run(b, start);
+        if b.get(i) != Some(&b'"') {
             return Err(Bail);
         }
         let key = &b[start..i];
-        if flags & 4 != 0 && std::str::from_utf8(key).is_err() {
+        if high && std::str::from_utf8(key).is_err() {
             return Err(Bail);
         }
         self.pos = i + 1;
@@ -373,12 +392,12 @@ impl<'a, 'o> Walker<'a, 'o> {
         }
         self.pos += 1;
         self.ws();
-        Ok((key, flags == 0))
+        Ok(key)
     }
 
     /// What a member with `key` is, in an object treated as `mode`; the property's index.
     #[inline]
-    fn classify(&self, mode: Mode, key: &[u8]) -> (Member, Option<usize>) {
+    fn classify(&self, mode: Mode, key: &[u8]) -> (Member, Option<(usize, &'a [u8])>) {
         match mode {
             Mode::Keep => (Member::Walk(Mode::Keep), None),
             Mode::NoSchema => (Member::Drop, None),
@@ -388,7 +407,8 @@ impl<'a, 'o> Walker<'a, 'o> {
                 };
                 let node = plan.node(n);
                 if let Some(i) = node.find(key) {
-                    return (Member::Walk(Mode::Node(node.props[i].node, false)), Some(i));
+                    let p = &node.props[i];
+                    return (Member::Walk(Mode::Node(p.node, false)), Some((i, &p.label)));
                 }
                 let member = match node.additional {
                     Child::Node(a) => Member::Walk(Mode::Node(a, false)),
@@ -401,22 +421,33 @@ impl<'a, 'o> Walker<'a, 'o> {
         }
     }
 
-    /// Writes the separator and `"key":`; where the member starts.
+    /// Writes the separator and `"key":` (a key read from the input, so valid UTF-8); where
+    /// the member starts.
     #[inline]
-    pub(super) fn begin_member(&mut self, obj_start: usize, key: &[u8], plain: bool) -> usize {
+    pub(super) fn begin_member(&mut self, obj_start: usize, key: &[u8]) -> usize {
         if self.out.len() > obj_start {
             self.out.push(b',');
         }
         let start = self.out.len();
-        if plain {
+        if !text::run(key, 0).1 {
             self.out.push(b'"');
             self.out.extend_from_slice(key);
             self.out.push(b'"');
         } else {
-            // Checked as UTF-8 when read.
             write_string(self.out, &String::from_utf8_lossy(key));
         }
         self.out.push(b':');
+        start
+    }
+
+    /// Writes the separator and a property's `"key":` as printed in the plan.
+    #[inline]
+    fn begin_label(&mut self, obj_start: usize, label: &[u8]) -> usize {
+        if self.out.len() > obj_start {
+            self.out.push(b',');
+        }
+        let start = self.out.len();
+        self.out.extend_from_slice(label);
         start
     }
 
@@ -426,24 +457,24 @@ impl<'a, 'o> Walker<'a, 'o> {
     fn member(
         &mut self,
         obj_start: usize,
-        (key, plain): (&'a [u8], bool),
-        (member, prop): (Member, Option<usize>),
+        key: &'a [u8],
+        (member, prop): (Member, Option<(usize, &'a [u8])>),
         present: &mut u64,
     ) -> R<()> {
         let live = match member {
             Member::Drop => {
                 if self.track {
-                    self.report(key);
+                    self.report(key)?;
                 }
                 self.skip(self.track)?;
                 false
             }
-            Member::Walk(mode) => self.field(obj_start, key, plain, mode)?,
+            Member::Walk(mode) => self.field(obj_start, key, prop.map(|(_, label)| label), mode)?,
         };
         if !live {
-            self.entries.push(Entry { key, start: 0, end: 0 });
+            self.entries.push(Entry::new(key, 0, 0));
         }
-        if let Some(i) = prop
+        if let Some((i, _)) = prop
             && i < 64
         {
             if live {
@@ -457,7 +488,9 @@ impl<'a, 'o> Walker<'a, 'o> {
 
     /// A kept member; false when it is a `null` that is dropped.
     #[inline]
-    fn field(&mut self, obj_start: usize, key: &'a [u8], plain: bool, mode: Mode) -> R<bool> {
+    /// A kept member (`label`: a property's printed key); false when it is a `null` that is
+    /// dropped.
+    fn field(&mut self, obj_start: usize, key: &'a [u8], label: Option<&[u8]>, mode: Mode) -> R<bool> {
         if let Mode::Node(c, _) = mode
             && self.peek() == Some(b'n')
         {
@@ -467,17 +500,19 @@ impl<'a, 'o> Walker<'a, 'o> {
                 let Some(d) = &node.default else {
                     return Ok(false);
                 };
-                let start = self.begin_member(obj_start, key, plain);
+                let start = match label {
+                    Some(l) => self.begin_label(obj_start, l),
+                    None => self.begin_member(obj_start, key),
+                };
                 self.out.extend_from_slice(d);
-                self.entries.push(Entry {
-                    key,
-                    start,
-                    end: self.out.len(),
-                });
+                self.entries.push(Entry::new(key, start, self.out.len()));
                 return Ok(true);
             }
         }
-        let start = self.begin_member(obj_start, key, plain);
+        let start = match label {
+            Some(l) => self.begin_label(obj_start, l),
+            None => self.begin_member(obj_start, key),
+        };
         if self.track {
             self.path.push(Seg::Key(key));
         }
@@ -485,38 +520,36 @@ impl<'a, 'o> Walker<'a, 'o> {
         if self.track {
             self.path.pop();
         }
-        self.entries.push(Entry {
-            key,
-            start,
-            end: self.out.len(),
-        });
+        self.entries.push(Entry::new(key, start, self.out.len()));
         Ok(true)
     }
 
     /// Records the pruned field `key` of the current object, with its path as the pruner
     /// writes it (`spec.ports[0].name`).
-    fn report(&mut self, key: &[u8]) {
-        let mut p = String::new();
+    fn report(&mut self, key: &[u8]) -> R<()> {
+        let mut p = Vec::with_capacity(64);
         for (i, seg) in self.path.iter().enumerate() {
-            match seg {
+            match *seg {
                 Seg::Key(k) => {
                     if i > 0 {
-                        p.push('.');
+                        p.push(b'.');
                     }
-                    p.push_str(&String::from_utf8_lossy(k));
+                    p.extend_from_slice(k);
                 }
                 Seg::Index(n) => {
-                    p.push('[');
-                    p.push_str(&n.to_string());
-                    p.push(']');
+                    p.push(b'[');
+                    push_decimal(&mut p, n);
+                    p.push(b']');
                 }
             }
         }
         if !self.path.is_empty() {
-            p.push('.');
+            p.push(b'.');
         }
-        p.push_str(&String::from_utf8_lossy(key));
-        self.unknown.push(p);
+        p.extend_from_slice(key);
+        // Keys beyond ASCII were checked as UTF-8 when read.
+        self.unknown.push(String::from_utf8(p).map_err(|_| Bail)?);
+        Ok(())
     }
 
     /// A value, written as the API server writes it after treating it as `mode`.
@@ -553,7 +586,7 @@ impl<'a, 'o> Walker<'a, 'o> {
         } else {
             loop {
                 let key = self.key()?;
-                let member = self.classify(mode, key.0);
+                let member = self.classify(mode, key);
                 self.member(obj_start, key, member, &mut present)?;
                 self.ws();
                 match self.peek() {
@@ -601,11 +634,7 @@ impl<'a, 'o> Walker<'a, 'o> {
             }
             let start = self.out.len();
             self.out.extend_from_slice(member);
-            self.entries.push(Entry {
-                key: &p.key,
-                start,
-                end: self.out.len(),
-            });
+            self.entries.push(Entry::new(&p.key, start, self.out.len()));
         }
         Ok(())
     }
@@ -614,15 +643,15 @@ impl<'a, 'o> Walker<'a, 'o> {
     /// wins) and closes the object.
     pub(super) fn close_object(&mut self, base: usize, obj_start: usize) -> R<()> {
         let entries = &mut self.entries[base..];
-        if !entries.windows(2).all(|w| w[0].key < w[1].key) {
-            entries.sort_by(|a, b| a.key.cmp(b.key));
-            if self.track && entries.windows(2).any(|w| w[0].key == w[1].key) {
+        if !entries.windows(2).all(|w| w[0].cmp(&w[1]).is_lt()) {
+            entries.sort_by(Entry::cmp);
+            if self.track && entries.windows(2).any(|w| w[0].same_key(&w[1])) {
                 return Err(Bail);
             }
             self.scratch.clear();
             self.scratch.extend_from_slice(&self.out[obj_start..]);
             self.out.truncate(obj_start);
-            for group in entries.chunk_by(|a, b| a.key == b.key) {
+            for group in entries.chunk_by(Entry::same_key) {
                 let Some(e) = group.last() else { continue };
                 if e.start < e.end {
                     if self.out.len() > obj_start {
@@ -711,22 +740,10 @@ impl<'a, 'o> Walker<'a, 'o> {
     pub(super) fn string(&mut self) -> R<()> {
         let b = self.input;
         let start = self.pos + 1;
-        let mut i = start;
-        let mut flags = 0;
-        loop {
-            let &c = b.get(i).ok_or(Bail)?;
-            match CLASS[c as usize] {
-                0 => i += 1,
-                1 => break,
-                k => {
-                    flags |= k;
-                    i += 1;
-                }
-            }
-        }
-        if b[i] == b'"' {
+        let (i, special) = text::run(b, start);
+        if b.get(i) == Some(&b'"') {
             let span = &b[start..i];
-            if flags == 0 {
+            if !special {
                 self.out.push(b'"');
                 self.out.extend_from_slice(span);
                 self.out.push(b'"');
@@ -843,6 +860,9 @@ impl<'a, 'o> Walker<'a, 'o> {
     /// depth, numbers' range and, when `dups`, repeated keys (given up on: their paths are the
     /// `Value` path's to build).
     pub(super) fn skip(&mut self, dups: bool) -> R<()> {
+        if !dups {
+            return self.skip_fast();
+        }
         match self.peek() {
             Some(b'{') => {
                 self.enter()?;
@@ -854,8 +874,8 @@ impl<'a, 'o> Walker<'a, 'o> {
                     let base = self.entries.len();
                     loop {
                         if dups {
-                            let (key, _) = self.key()?;
-                            self.entries.push(Entry { key, start: 0, end: 0 });
+                            let key = self.key()?;
+                            self.entries.push(Entry::new(key, 0, 0));
                         } else {
                             self.skip_string()?;
                             self.ws();
@@ -881,8 +901,8 @@ impl<'a, 'o> Walker<'a, 'o> {
                     }
                     if dups {
                         let keys = &mut self.entries[base..];
-                        keys.sort_unstable_by(|a, b| a.key.cmp(b.key));
-                        let repeated = keys.windows(2).any(|w| w[0].key == w[1].key);
+                        keys.sort_unstable_by(Entry::cmp);
+                        let repeated = keys.windows(2).any(|w| w[0].same_key(&w[1]));
                         self.entries.truncate(base);
                         if repeated {
                             return Err(Bail);
@@ -927,6 +947,86 @@ impl<'a, 'o> Walker<'a, 'o> {
         }
     }
 
+    /// [`skip`](Self::skip) without looking for repeated keys: one loop over the value's
+    /// tokens, the open containers kept as bits.
+    fn skip_fast(&mut self) -> R<()> {
+        // Bit `d` of `objects` says whether the container at depth `d` is an object.
+        let mut objects: u128 = 0;
+        let mut open = 0usize;
+        let limit = MAX_DEPTH.saturating_sub(self.depth).min(128);
+        loop {
+            // A value.
+            match self.peek() {
+                Some(c @ (b'{' | b'[')) => {
+                    if open >= limit {
+                        return Err(Bail);
+                    }
+                    self.pos += 1;
+                    self.ws();
+                    let close = if c == b'{' { b'}' } else { b']' };
+                    if self.peek() == Some(close) {
+                        self.pos += 1;
+                    } else {
+                        if c == b'{' {
+                            objects |= 1 << open;
+                            self.skip_key()?;
+                        } else {
+                            objects &= !(1 << open);
+                        }
+                        open += 1;
+                        continue;
+                    }
+                }
+                Some(b'"') => self.skip_string()?,
+                Some(b't') => self.literal(b"true")?,
+                Some(b'f') => self.literal(b"false")?,
+                Some(b'n') => self.literal(b"null")?,
+                Some(b'-' | b'0'..=b'9') => self.number(false)?,
+                _ => return Err(Bail),
+            }
+            // After a value: close what it completes, or go on to the next member.
+            loop {
+                if open == 0 {
+                    return Ok(());
+                }
+                let object = objects & (1 << (open - 1)) != 0;
+                self.ws();
+                match self.peek() {
+                    Some(b',') => {
+                        self.pos += 1;
+                        self.ws();
+                        if object {
+                            self.skip_key()?;
+                        }
+                        break;
+                    }
+                    Some(b'}') if object => {
+                        self.pos += 1;
+                        open -= 1;
+                    }
+                    Some(b']') if !object => {
+                        self.pos += 1;
+                        open -= 1;
+                    }
+                    _ => return Err(Bail),
+                }
+            }
+        }
+    }
+
+    /// Passes over `"key"`, the `:` and the white space around it.
+    #[inline]
+    fn skip_key(&mut self) -> R<()> {
+        self.skip_string()?;
+        self.ws();
+        if self.peek() != Some(b':') {
+            return Err(Bail);
+        }
+        self.pos += 1;
+        self.ws();
+        Ok(())
+    }
+
     /// Passes over a string literal, checking its escapes.
     fn skip_string(&mut self) -> R<()> {
         if self.peek() != Some(b'"') {
@@ -935,11 +1035,8 @@ impl<'a, 'o> Walker<'a, 'o> {
         let b = self.input;
         let mut i = self.pos + 1;
         loop {
+            i = text::stop(b, i);
             let &c = b.get(i).ok_or(Bail)?;
-            if CLASS[c as usize] != 1 {
-                i += 1;
-                continue;
-            }
             match c {
                 b'"' => break,
                 b'\\' => match b.get(i + 1) {
@@ -959,4 +1056,30 @@ impl<'a, 'o> Walker<'a, 'o> {
         self.pos = i + 1;
         Ok(())
     }
+}
+
+impl Drop for Walker<'_, '_> {
+    fn drop(&mut self) {
+        let buffers = Buffers {
+            entries: recycle(std::mem::take(&mut self.entries)),
+            path: recycle(std::mem::take(&mut self.path)),
+            scratch: std::mem::take(&mut self.scratch),
+        };
+        BUFFERS.with(|b| *b.borrow_mut() = buffers);
+    }
+}
+
+/// Appends `n` in decimal.
+fn push_decimal(out: &mut Vec<u8>, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
 }

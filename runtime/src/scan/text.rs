@@ -1,0 +1,176 @@
+//! Scanning JSON text eight bytes at a time: the end of a string literal's plain run, and
+//! whether the run holds bytes Go's encoder escapes or that need a UTF-8 check.
+//!
+//! Each 8-byte word is tested for all byte values at once with the classic word tricks (a
+//! byte equal to `c` is a zero byte of `x ^ c`; a zero or small byte borrows when
+//! subtracted from). Borrows can mark bytes *above* a true match, never below one, so the
+//! lowest marked byte is always right.
+
+/// Every byte of a word set to 1.
+const ONES: u64 = 0x0101_0101_0101_0101;
+/// The high bit of every byte.
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// Bytes of `x` equal to `c`, as their high bits (exact up to the lowest one).
+#[inline(always)]
+fn equal(x: u64, c: u8) -> u64 {
+    let y = x ^ (ONES * u64::from(c));
+    y.wrapping_sub(ONES) & !y & HIGH
+}
+
+/// Bytes of `x` below `n` (`n <= 0x80`), as their high bits (exact up to the lowest one).
+#[inline(always)]
+fn below(x: u64, n: u8) -> u64 {
+    x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH
+}
+
+/// Bytes that end a plain run: `"`, `\` and control characters.
+#[inline(always)]
+fn stops(x: u64) -> u64 {
+    equal(x, b'"') | equal(x, b'\\') | below(x, 0x20)
+}
+
+#[inline(always)]
+fn word(b: &[u8], i: usize) -> Option<u64> {
+    let w: [u8; 8] = b.get(i..i + 8)?.try_into().ok()?;
+    Some(u64::from_le_bytes(w))
+}
+
+#[inline(always)]
+fn is_stop(c: u8) -> bool {
+    c == b'"' || c == b'\\' || c < 0x20
+}
+
+/// The first `"`, `\` or control character at or after `i` (`b.len()` if none).
+#[inline]
+pub(super) fn stop(b: &[u8], mut i: usize) -> usize {
+    while let Some(x) = word(b, i) {
+        let m = stops(x);
+        if m != 0 {
+            return i + (m.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < b.len() && !is_stop(b[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// [`stop`], and whether the bytes before it include any Go's encoder escapes (`<`, `>`,
+/// `&`) or any beyond ASCII (which need a UTF-8 check, and may be U+2028 or U+2029).
+#[inline]
+pub(super) fn run(b: &[u8], mut i: usize) -> (usize, bool) {
+    let mut special = 0;
+    while let Some(x) = word(b, i) {
+        let m = stops(x);
+        let s = (x & HIGH) | equal(x, b'<') | equal(x, b'>') | equal(x, b'&');
+        if m != 0 {
+            // Only the bytes below the first stop belong to the run.
+            let below_stop = (m & m.wrapping_neg()) - 1;
+            return (i + (m.trailing_zeros() / 8) as usize, (special | (s & below_stop)) != 0);
+        }
+        special |= s;
+        i += 8;
+    }
+    let mut tail = false;
+    while i < b.len() && !is_stop(b[i]) {
+        tail |= b[i] >= 0x80 || matches!(b[i], b'<' | b'>' | b'&');
+        i += 1;
+    }
+    (i, special != 0 || tail)
+}
+
+/// [`stop`], and whether any byte before it is beyond ASCII (a key's scan: whether it needs
+/// Go's escapes is asked only of the keys that are printed from the input).
+#[inline]
+pub(super) fn key_run(b: &[u8], mut i: usize) -> (usize, bool) {
+    let mut high = 0;
+    while let Some(x) = word(b, i) {
+        let m = stops(x);
+        if m != 0 {
+            let below_stop = (m & m.wrapping_neg()) - 1;
+            return (
+                i + (m.trailing_zeros() / 8) as usize,
+                (high | (x & HIGH & below_stop)) != 0,
+            );
+        }
+        high |= x & HIGH;
+        i += 8;
+    }
+    let mut tail = false;
+    while i < b.len() && !is_stop(b[i]) {
+        tail |= b[i] >= 0x80;
+        i += 1;
+    }
+    (i, high != 0 || tail)
+}
+
+/// The first eight bytes of `key`, zero-padded, as a big-endian number: ordering keys by it
+/// orders them by their bytes, ties aside.
+#[inline]
+pub(super) fn head(key: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    let n = key.len().min(8);
+    w[..n].copy_from_slice(&key[..n]);
+    u64::from_be_bytes(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Against a byte-at-a-time scan, at every offset of texts that put each kind of byte at
+    /// each position of a word.
+    #[test]
+    fn words_scan_as_bytes_do() {
+        let alphabet: &[u8] = b"a\"\\\x00\x1f <>&\xc3\xa9\xe2\x80\xa8\x7f\x80 ~";
+        let mut texts: Vec<Vec<u8>> = Vec::new();
+        for (i, &c) in alphabet.iter().enumerate() {
+            for (j, &d) in alphabet.iter().enumerate() {
+                for gap in [0, 3, 7, 8, 9, 15] {
+                    let mut t = vec![b'x'; gap];
+                    t.push(c);
+                    t.extend(std::iter::repeat_n(b'y', (i + j) % 11));
+                    t.push(d);
+                    t.extend(b"zzzzzzzzzz");
+                    texts.push(t);
+                }
+            }
+        }
+        for t in &texts {
+            for start in 0..t.len() {
+                let want = (start..t.len()).find(|&k| is_stop(t[k])).unwrap_or(t.len());
+                assert_eq!(stop(t, start), want, "{t:?} from {start}");
+                let special = t[start..want]
+                    .iter()
+                    .any(|&c| c >= 0x80 || matches!(c, b'<' | b'>' | b'&'));
+                assert_eq!(run(t, start), (want, special), "{t:?} from {start}");
+                let high = t[start..want].iter().any(|&c| c >= 0x80);
+                assert_eq!(key_run(t, start), (want, high), "{t:?} from {start}");
+            }
+        }
+    }
+
+    #[test]
+    fn heads_order_keys() {
+        let mut keys: Vec<&[u8]> = vec![
+            b"",
+            b"a",
+            b"a\0",
+            b"ab",
+            b"abcdefgh",
+            b"abcdefghi",
+            b"abcdefgi",
+            b"b",
+            b"\xff",
+        ];
+        keys.sort_by_key(|k| head(k));
+        for w in keys.windows(2) {
+            assert!(head(w[0]) <= head(w[1]));
+            if head(w[0]) < head(w[1]) {
+                assert!(w[0] < w[1]);
+            }
+        }
+    }
+}
