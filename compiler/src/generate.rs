@@ -47,6 +47,8 @@ enum Root {
         check: validation::graph::NodeId,
         /// The schema has CEL rules.
         rules: bool,
+        /// Its byte walk's plan: the root's index in the static node array.
+        scan: Option<u32>,
     },
     NoSchema,
     Broken(String),
@@ -61,19 +63,32 @@ fn add_root(graphs: &mut Graphs, schema: Option<Structural>, prune_defaults: boo
     } else {
         None
     };
+    let scan = kstruct::scan::Plan::new(Some(&s)).map(|plan| graphs.scan.add(&plan));
     Root::Node {
         id: graphs.walks.add(&s, ""),
         default_pruning_error,
         check,
         rules,
+        scan,
     }
 }
 
-/// The two graphs of the compiled schemas: pruning, defaulting and coercion; validation.
-#[derive(Default)]
+/// What is built of the compiled schemas: the graph of pruning, defaulting and coercion;
+/// the graph of validation; the byte walk's plans.
 struct Graphs {
     walks: Graph,
     validation: validation::graph::Graph,
+    scan: kstruct::scan::PlanWriter,
+}
+
+impl Default for Graphs {
+    fn default() -> Graphs {
+        Graphs {
+            walks: Graph::default(),
+            validation: validation::graph::Graph::default(),
+            scan: kstruct::scan::PlanWriter::new("rt"),
+        }
+    }
 }
 
 struct Version {
@@ -327,6 +342,16 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
 
     let (nodes, functions) = emitter.walks.finish();
     let (checks, check_functions) = emitter.validation.finish();
+    let scan_nodes = if graphs.scan.is_empty() {
+        None
+    } else {
+        let scan = std::mem::replace(&mut graphs.scan, kstruct::scan::PlanWriter::new("rt"));
+        let items: TokenStream = scan
+            .finish()
+            .parse()
+            .map_err(|e| Error::Input(format!("internal error: plan items: {e}")))?;
+        Some(items)
+    };
     let (major, minor) = version();
     let (major, minor) = (
         proc_macro2::Literal::u64_unsuffixed(major),
@@ -355,6 +380,7 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
 
             #nodes
             #checks
+            #scan_nodes
         }
     };
     let syntax: syn::File = syn::parse2(file).map_err(|e| Error::Input(format!("internal error: {e}")))?;
@@ -456,7 +482,17 @@ fn pipeline_type(
             default_pruning_error,
             check,
             rules,
+            scan,
         } => {
+            let scan = scan.map(|i| {
+                let i = proc_macro2::Literal::u32_unsuffixed(i);
+                quote! {
+                    fn scan_plan(&self) -> Option<&rt::ScanPlan> {
+                        static PLAN: rt::ScanPlan = rt::ScanPlan::from_static(&#nodes::SCAN_NODES, #i);
+                        Some(&PLAN)
+                    }
+                }
+            });
             let validate = {
                 use validation::emit::Walk as V;
                 let values = emitter.validation.request(V::Check, *check).map(|f| quote!(#nodes::#f));
@@ -516,6 +552,7 @@ fn pipeline_type(
                 #default
                 #coerce
                 #pruning_error
+                #scan
             }
         }
         // No schema (or one the API server serves as none): as an interpreter without one.

@@ -45,7 +45,7 @@ fn check(file: &str, mode: FieldValidation) {
     let lines = read_jsonl(&shared.join("conformance").join(file));
     let mut crds = CrdCache::new(&shared);
     let mut tally = Tally::new(&format!("scan {file} ({mode:?})"));
-    let (mut answered, mut left) = (0, 0);
+    let (mut answered, mut left, mut compiled_walked) = (0, 0, 0);
     let options = DecodeOptions {
         field_validation: mode,
         ..DecodeOptions::default()
@@ -62,6 +62,20 @@ fn check(file: &str, mode: FieldValidation) {
                 continue;
             };
             answered += 1;
+            // Compiled code walks by the same plan, held as static data.
+            if let Some(registry) = kstruct_tests::compiled::corpus(line["crd"].as_str().unwrap_or("")) {
+                let mut compiled = Vec::new();
+                let again = kstruct::scan::try_request_bytes(registry, body.as_bytes(), &options, &mut compiled);
+                tally.check(
+                    format!("{id} (compiled)"),
+                    match again {
+                        Some(r) if compiled == out && r == report => Ok(()),
+                        Some(_) => Err("the compiled plan answers differently".to_string()),
+                        None => Err("the compiled plan leaves it".to_string()),
+                    },
+                );
+                compiled_walked += 1;
+            }
             let spec = crd
                 .decode(body.as_bytes(), &options)
                 .expect("the Value path decodes it");
@@ -85,7 +99,7 @@ fn check(file: &str, mode: FieldValidation) {
         }
     }
     kstruct_tests::announce(&format!(
-        "scan {file} ({mode:?}): {answered} bodies walked, {left} left to the Value path"
+        "scan {file} ({mode:?}): {answered} bodies walked ({compiled_walked} also by compiled plans), {left} left to the Value path"
     ));
     tally.finish();
     // The walk is the common path: the corpus must overwhelmingly take it.

@@ -81,6 +81,13 @@ pub mod example_com {
             ) -> Result<Vec<String>, rt::FieldError> {
                 rt::coerce(value, options, super::super::__nodes::coerce_15)
             }
+            fn scan_plan(&self) -> Option<&rt::ScanPlan> {
+                static PLAN: rt::ScanPlan = rt::ScanPlan::from_static(
+                    &super::super::__nodes::SCAN_NODES,
+                    15,
+                );
+                Some(&PLAN)
+            }
             fn resource(&self) -> Option<&rt::GroupVersionKind> {
                 static RESOURCE: ::std::sync::LazyLock<rt::GroupVersionKind> = ::std::sync::LazyLock::new(||
                 rt::GroupVersionKind::new("example.com", "v1", "Backup"));
@@ -123,6 +130,13 @@ pub mod example_com {
                 _: rt::CoerceOptions,
             ) -> Result<Vec<String>, rt::FieldError> {
                 Ok(Vec::new())
+            }
+            fn scan_plan(&self) -> Option<&rt::ScanPlan> {
+                static PLAN: rt::ScanPlan = rt::ScanPlan::from_static(
+                    &super::super::__nodes::SCAN_NODES,
+                    16,
+                );
+                Some(&PLAN)
             }
             fn resource(&self) -> Option<&rt::GroupVersionKind> {
                 static RESOURCE: ::std::sync::LazyLock<rt::GroupVersionKind> = ::std::sync::LazyLock::new(||
@@ -890,4 +904,216 @@ mod __nodes {
             }
         }
     }
+    static SCAN_PROPS_0: [rt::ScanProp; 2] = [
+        rt::ScanProp::new(b"keepDaily", b"\"keepDaily\":", 4, Some(b"\"keepDaily\":30")),
+        rt::ScanProp::new(b"keepLast", b"\"keepLast\":", 5, Some(b"\"keepLast\":7")),
+    ];
+    static SCAN_PROPS_1: [rt::ScanProp; 3] = [
+        rt::ScanProp::new(
+            b"compression",
+            b"\"compression\":",
+            8,
+            Some(b"\"compression\":\"zstd\""),
+        ),
+        rt::ScanProp::new(b"name", b"\"name\":", 0, None),
+        rt::ScanProp::new(b"paths", b"\"paths\":", 9, None),
+    ];
+    static SCAN_PROPS_2: [rt::ScanProp; 8] = [
+        rt::ScanProp::new(b"extraLabels", b"\"extraLabels\":", 1, None),
+        rt::ScanProp::new(b"notes", b"\"notes\":", 2, None),
+        rt::ScanProp::new(b"port", b"\"port\":", 3, Some(b"\"port\":5432")),
+        rt::ScanProp::new(
+            b"retention",
+            b"\"retention\":",
+            6,
+            Some(b"\"retention\":{\"keepDaily\":30,\"keepLast\":7}"),
+        ),
+        rt::ScanProp::new(b"schedule", b"\"schedule\":", 0, None),
+        rt::ScanProp::new(b"suspend", b"\"suspend\":", 7, Some(b"\"suspend\":false")),
+        rt::ScanProp::new(b"targets", b"\"targets\":", 11, None),
+        rt::ScanProp::new(b"template", b"\"template\":", 12, None),
+    ];
+    static SCAN_PROPS_3: [rt::ScanProp; 1] = [
+        rt::ScanProp::new(b"lastRun", b"\"lastRun\":", 0, None),
+    ];
+    static SCAN_PROPS_4: [rt::ScanProp; 5] = [
+        rt::ScanProp::new(b"apiVersion", b"\"apiVersion\":", 0, None),
+        rt::ScanProp::new(b"kind", b"\"kind\":", 0, None),
+        rt::ScanProp::new(b"metadata", b"\"metadata\":", 0, None),
+        rt::ScanProp::new(b"spec", b"\"spec\":", 13, None),
+        rt::ScanProp::new(b"status", b"\"status\":", 14, None),
+    ];
+    /// The byte walk's plans of every pipeline, identical nodes shared.
+    pub(super) static SCAN_NODES: [rt::ScanNode; 17] = [
+        rt::ScanNode::new(
+            &[],
+            rt::ScanChild::Absent,
+            rt::ScanChild::Absent,
+            false,
+            false,
+            false,
+            None,
+            &[],
+        ),
+        rt::ScanNode::new(
+            &[],
+            rt::ScanChild::Node(0),
+            rt::ScanChild::Absent,
+            false,
+            false,
+            false,
+            None,
+            &[],
+        ),
+        rt::ScanNode::new(
+            &[],
+            rt::ScanChild::Absent,
+            rt::ScanChild::Absent,
+            false,
+            false,
+            true,
+            None,
+            &[],
+        ),
+        rt::ScanNode::new(
+            &[],
+            rt::ScanChild::Absent,
+            rt::ScanChild::Absent,
+            false,
+            false,
+            false,
+            Some(b"5432"),
+            &[],
+        ),
+        rt::ScanNode::new(
+            &[],
+            rt::ScanChild::Absent,
+            rt::ScanChild::Absent,
+            false,
+            false,
+            false,
+            Some(b"30"),
+            &[],
+        ),
+        rt::ScanNode::new(
+            &[],
+            rt::ScanChild::Absent,
+            rt::ScanChild::Absent,
+            false,
+            false,
+            false,
+            Some(b"7"),
+            &[],
+        ),
+        rt::ScanNode::new(
+            &SCAN_PROPS_0,
+            rt::ScanChild::Absent,
+            rt::ScanChild::Absent,
+            false,
+            false,
+            false,
+            Some(b"{\"keepDaily\":30,\"keepLast\":7}"),
+            &[0, 1],
+        ),
+        rt::ScanNode::new(
+            &[],
+            rt::ScanChild::Absent,
+            rt::ScanChild::Absent,
+            false,
+            false,
+            false,
+            Some(b"false"),
+            &[],
+        ),
+        rt::ScanNode::new(
+            &[],
+            rt::ScanChild::Absent,
+            rt::ScanChild::Absent,
+            false,
+            false,
+            false,
+            Some(b"\"zstd\""),
+            &[],
+        ),
+        rt::ScanNode::new(
+            &[],
+            rt::ScanChild::Absent,
+            rt::ScanChild::Node(0),
+            false,
+            false,
+            false,
+            None,
+            &[],
+        ),
+        rt::ScanNode::new(
+            &SCAN_PROPS_1,
+            rt::ScanChild::Absent,
+            rt::ScanChild::Absent,
+            false,
+            false,
+            false,
+            None,
+            &[0],
+        ),
+        rt::ScanNode::new(
+            &[],
+            rt::ScanChild::Absent,
+            rt::ScanChild::Node(10),
+            false,
+            false,
+            false,
+            None,
+            &[],
+        ),
+        rt::ScanNode::new(
+            &[],
+            rt::ScanChild::Absent,
+            rt::ScanChild::Absent,
+            true,
+            true,
+            false,
+            None,
+            &[],
+        ),
+        rt::ScanNode::new(
+            &SCAN_PROPS_2,
+            rt::ScanChild::Absent,
+            rt::ScanChild::Absent,
+            false,
+            false,
+            false,
+            None,
+            &[2, 3, 5],
+        ),
+        rt::ScanNode::new(
+            &SCAN_PROPS_3,
+            rt::ScanChild::Absent,
+            rt::ScanChild::Absent,
+            true,
+            false,
+            false,
+            None,
+            &[],
+        ),
+        rt::ScanNode::new(
+            &SCAN_PROPS_4,
+            rt::ScanChild::Absent,
+            rt::ScanChild::Absent,
+            false,
+            false,
+            false,
+            None,
+            &[],
+        ),
+        rt::ScanNode::new(
+            &[],
+            rt::ScanChild::Absent,
+            rt::ScanChild::Absent,
+            true,
+            false,
+            false,
+            None,
+            &[],
+        ),
+    ];
 }

@@ -56,6 +56,13 @@ pub mod schemas {
         ) -> Result<Vec<String>, rt::FieldError> {
             Ok(Vec::new())
         }
+        fn scan_plan(&self) -> Option<&rt::ScanPlan> {
+            static PLAN: rt::ScanPlan = rt::ScanPlan::from_static(
+                &super::__nodes::SCAN_NODES,
+                4,
+            );
+            Some(&PLAN)
+        }
     }
 }
 /// The walks of every distinct schema node, shared by all pipelines above.
@@ -260,4 +267,64 @@ mod __nodes {
         }
         rt::count(r, x, 4, 1, 2);
     }
+    static SCAN_PROPS_0: [rt::ScanProp; 2] = [
+        rt::ScanProp::new(b"replicas", b"\"replicas\":", 0, Some(b"\"replicas\":1")),
+        rt::ScanProp::new(b"selector", b"\"selector\":", 2, None),
+    ];
+    static SCAN_PROPS_1: [rt::ScanProp; 1] = [
+        rt::ScanProp::new(b"spec", b"\"spec\":", 3, None),
+    ];
+    /// The byte walk's plans of every pipeline, identical nodes shared.
+    pub(super) static SCAN_NODES: [rt::ScanNode; 5] = [
+        rt::ScanNode::new(
+            &[],
+            rt::ScanChild::Absent,
+            rt::ScanChild::Absent,
+            false,
+            false,
+            false,
+            Some(b"1"),
+            &[],
+        ),
+        rt::ScanNode::new(
+            &[],
+            rt::ScanChild::Absent,
+            rt::ScanChild::Absent,
+            false,
+            false,
+            false,
+            None,
+            &[],
+        ),
+        rt::ScanNode::new(
+            &[],
+            rt::ScanChild::Node(1),
+            rt::ScanChild::Absent,
+            false,
+            false,
+            false,
+            None,
+            &[],
+        ),
+        rt::ScanNode::new(
+            &SCAN_PROPS_0,
+            rt::ScanChild::Absent,
+            rt::ScanChild::Absent,
+            true,
+            false,
+            false,
+            None,
+            &[0],
+        ),
+        rt::ScanNode::new(
+            &SCAN_PROPS_1,
+            rt::ScanChild::Absent,
+            rt::ScanChild::Absent,
+            false,
+            false,
+            false,
+            None,
+            &[],
+        ),
+    ];
 }

@@ -15,12 +15,16 @@
 //! (bytes equal to `marshal_json` of the `Value` path's object, same warnings and paths) is
 //! checked by differential tests over the corpus, property tests and a fuzz target.
 
+mod export;
 mod meta;
 mod plan;
 mod text;
 mod walk;
 
+pub use export::PlanWriter;
 pub use plan::Plan;
+#[doc(hidden)]
+pub use plan::{Child, Node, Prop};
 
 use crate::Pipeline;
 use crate::decode::{BodyFormat, DecodeOptions, DecodeReport, FieldValidation, Resolve, Selected};

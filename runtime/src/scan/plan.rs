@@ -1,6 +1,8 @@
 //! What the byte walker needs to know of a schema, flattened: one [`Node`] per schema node,
 //! with its properties sorted by key bytes and every default already defaulted and printed.
 
+use std::borrow::Cow;
+
 use kstruct_schema::Structural;
 use kstruct_schema::go::{marshal_json, write_string};
 
@@ -9,15 +11,18 @@ use crate::interpreter::default;
 
 /// A schema prepared for decoding from bytes (see [`crate::scan`]): everything pruning,
 /// dropping nulls and defaulting decide, in a form read without interpreting the schema
-/// tree. Built once per schema version ([`Plan::new`]), shared by every decode.
+/// tree. Built once per schema version ([`Plan::new`]), shared by every decode; compiled
+/// code holds it as static data ([`Plan::from_static`]).
 #[derive(Debug, Clone)]
 pub struct Plan {
-    pub(super) nodes: Vec<Node>,
+    pub(super) nodes: Cow<'static, [Node]>,
+    pub(super) root: u32,
 }
 
 /// Where a value goes by its key or position.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Child {
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Child {
     /// No schema says anything: an unknown field (or, for items, elements without a schema).
     Absent,
     /// `additionalProperties: true|false`: the value is pruned without a schema.
@@ -26,37 +31,66 @@ pub(super) enum Child {
     Node(u32),
 }
 
-/// One schema node.
+/// One schema node of a [`Plan`].
+#[doc(hidden)]
 #[derive(Debug, Clone)]
-pub(super) struct Node {
+pub struct Node {
     /// Sorted by key bytes.
-    pub props: Vec<Prop>,
-    pub additional: Child,
-    pub items: Child,
-    pub preserve: bool,
-    pub embedded: bool,
-    pub nullable: bool,
+    pub(super) props: Cow<'static, [Prop]>,
+    pub(super) additional: Child,
+    pub(super) items: Child,
+    pub(super) preserve: bool,
+    pub(super) embedded: bool,
+    pub(super) nullable: bool,
     /// The node's own default, defaulted and printed: what a `null` becomes where the node is
     /// not nullable.
-    pub default: Option<Box<[u8]>>,
+    pub(super) default: Option<Cow<'static, [u8]>>,
     /// Indices into `props` of the properties with a default, for absent keys.
-    pub defaulted: Vec<u32>,
+    pub(super) defaulted: Cow<'static, [u32]>,
 }
 
-/// A property of a node.
+/// A property of a [`Node`].
+#[doc(hidden)]
 #[derive(Debug, Clone)]
-pub(super) struct Prop {
-    pub key: Box<[u8]>,
+pub struct Prop {
+    pub(super) key: Cow<'static, [u8]>,
     /// [`head`] of the key.
-    pub head: u64,
+    pub(super) head: u64,
     /// `"key":`, escaped as Go escapes it.
-    pub label: Box<[u8]>,
-    pub node: u32,
+    pub(super) label: Cow<'static, [u8]>,
+    pub(super) node: u32,
     /// `"key":default`, as written when the key is absent.
-    pub member: Option<Box<[u8]>>,
+    pub(super) member: Option<Cow<'static, [u8]>>,
 }
 
 impl Node {
+    /// A node held as static data by generated code.
+    #[allow(clippy::too_many_arguments)]
+    pub const fn new(
+        props: &'static [Prop],
+        additional: Child,
+        items: Child,
+        preserve: bool,
+        embedded: bool,
+        nullable: bool,
+        default: Option<&'static [u8]>,
+        defaulted: &'static [u32],
+    ) -> Node {
+        Node {
+            props: Cow::Borrowed(props),
+            additional,
+            items,
+            preserve,
+            embedded,
+            nullable,
+            default: match default {
+                Some(d) => Some(Cow::Borrowed(d)),
+                None => None,
+            },
+            defaulted: Cow::Borrowed(defaulted),
+        }
+    }
+
     /// The index of property `key`.
     #[inline]
     pub fn find(&self, key: &[u8]) -> Option<usize> {
@@ -96,69 +130,101 @@ impl Plan {
                 }
             }
         }
-        let mut plan = Plan { nodes: Vec::new() };
-        plan.add(schema);
-        Some(plan)
+        let mut nodes = Vec::new();
+        add(&mut nodes, schema);
+        Some(Plan {
+            nodes: Cow::Owned(nodes),
+            root: 0,
+        })
     }
 
+    /// A plan held as static data by generated code: `nodes`, and the index of the root.
+    #[doc(hidden)]
+    pub const fn from_static(nodes: &'static [Node], root: u32) -> Plan {
+        Plan {
+            nodes: Cow::Borrowed(nodes),
+            root,
+        }
+    }
+
+    #[inline]
     pub(super) fn node(&self, n: u32) -> &Node {
         &self.nodes[n as usize]
     }
+}
 
-    fn add(&mut self, s: &Structural) -> u32 {
-        let id = self.nodes.len() as u32;
-        self.nodes.push(Node {
-            props: Vec::new(),
-            additional: Child::Absent,
-            items: Child::Absent,
-            preserve: s.extensions.x_preserve_unknown_fields,
-            embedded: s.extensions.x_embedded_resource,
-            nullable: s.generic.nullable,
-            default: s.generic.default.as_ref().map(|d| defaulted(d, s).into_bytes().into()),
-            defaulted: Vec::new(),
+/// Adds the nodes of `s` (children after their parent) to `nodes`; the index of its own.
+fn add(nodes: &mut Vec<Node>, s: &Structural) -> u32 {
+    let id = nodes.len() as u32;
+    nodes.push(Node {
+        props: Cow::Borrowed(&[]),
+        additional: Child::Absent,
+        items: Child::Absent,
+        preserve: s.extensions.x_preserve_unknown_fields,
+        embedded: s.extensions.x_embedded_resource,
+        nullable: s.generic.nullable,
+        default: s
+            .generic
+            .default
+            .as_ref()
+            .map(|d| Cow::Owned(defaulted(d, s).into_bytes())),
+        defaulted: Cow::Borrowed(&[]),
+    });
+    // BTreeMap order is byte order: `props` comes out sorted.
+    let mut props = Vec::with_capacity(s.properties.len());
+    let mut defaulted_props = Vec::new();
+    for (i, (k, p)) in s.properties.iter().enumerate() {
+        let mut label = Vec::new();
+        write_string(&mut label, k);
+        label.push(b':');
+        let member = p.generic.default.as_ref().map(|d| {
+            defaulted_props.push(i as u32);
+            let mut m = label.clone();
+            m.extend_from_slice(defaulted(d, p).as_bytes());
+            Cow::Owned(m)
         });
-        // BTreeMap order is byte order: `props` comes out sorted.
-        let mut props = Vec::with_capacity(s.properties.len());
-        let mut defaulted_props = Vec::new();
-        for (i, (k, p)) in s.properties.iter().enumerate() {
-            let member = p.generic.default.as_ref().map(|d| {
-                let mut m = Vec::new();
-                write_string(&mut m, k);
-                m.push(b':');
-                m.extend_from_slice(defaulted(d, p).as_bytes());
-                defaulted_props.push(i as u32);
-                m.into_boxed_slice()
-            });
-            props.push(Prop {
-                key: k.as_bytes().into(),
-                head: head(k.as_bytes()),
-                label: {
-                    let mut l = Vec::new();
-                    write_string(&mut l, k);
-                    l.push(b':');
-                    l.into()
-                },
-                node: self.add(p),
-                member,
-            });
-        }
-        let additional = match &s.additional_properties {
-            None => Child::Absent,
-            Some(ap) => match ap.schema() {
-                Some(a) => Child::Node(self.add(a)),
-                None => Child::NoSchema,
+        props.push(Prop {
+            key: Cow::Owned(k.as_bytes().to_vec()),
+            head: head(k.as_bytes()),
+            label: Cow::Owned(label),
+            node: add(nodes, p),
+            member,
+        });
+    }
+    let additional = match &s.additional_properties {
+        None => Child::Absent,
+        Some(ap) => match ap.schema() {
+            Some(a) => Child::Node(add(nodes, a)),
+            None => Child::NoSchema,
+        },
+    };
+    let items = match &s.items {
+        Some(i) => Child::Node(add(nodes, i)),
+        None => Child::Absent,
+    };
+    let node = &mut nodes[id as usize];
+    node.props = Cow::Owned(props);
+    node.defaulted = Cow::Owned(defaulted_props);
+    node.additional = additional;
+    node.items = items;
+    id
+}
+
+impl Prop {
+    /// A property held as static data by generated code: its key, its node, its default
+    /// member (`"key":default`) if it has one. Its label is `member`'s start, or printed from
+    /// `key` when that needs no escape.
+    pub const fn new(key: &'static [u8], label: &'static [u8], node: u32, member: Option<&'static [u8]>) -> Prop {
+        Prop {
+            key: Cow::Borrowed(key),
+            head: head(key),
+            label: Cow::Borrowed(label),
+            node,
+            member: match member {
+                Some(m) => Some(Cow::Borrowed(m)),
+                None => None,
             },
-        };
-        let items = match &s.items {
-            Some(i) => Child::Node(self.add(i)),
-            None => Child::Absent,
-        };
-        let node = &mut self.nodes[id as usize];
-        node.props = props;
-        node.defaulted = defaulted_props;
-        node.additional = additional;
-        node.items = items;
-        id
+        }
     }
 }
 

@@ -109,10 +109,13 @@ pub(super) fn key_run(b: &[u8], mut i: usize) -> (usize, bool) {
 /// The first eight bytes of `key`, zero-padded, as a big-endian number: ordering keys by it
 /// orders them by their bytes, ties aside.
 #[inline]
-pub(super) fn head(key: &[u8]) -> u64 {
+pub(super) const fn head(key: &[u8]) -> u64 {
     let mut w = [0u8; 8];
-    let n = key.len().min(8);
-    w[..n].copy_from_slice(&key[..n]);
+    let mut i = 0;
+    while i < 8 && i < key.len() {
+        w[i] = key[i];
+        i += 1;
+    }
     u64::from_be_bytes(w)
 }
 

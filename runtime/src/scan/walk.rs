@@ -211,7 +211,7 @@ impl<'a, 'o> Walker<'a, 'o> {
                             .ok_or(Bail)?,
                         );
                     }
-                    let member = self.classify(Mode::Node(0, false), key);
+                    let member = self.classify(Mode::Node(self.plan()?.root, false), key);
                     self.member(obj_start, key, member, &mut present)?;
                 }
             }
@@ -242,7 +242,7 @@ impl<'a, 'o> Walker<'a, 'o> {
         if let Some((start, end)) = metadata {
             unknown = self.metadata(obj_start, start, end)?;
         }
-        self.defaults(0, present, base, obj_start)?;
+        self.defaults(self.plan()?.root, present, base, obj_start)?;
         self.close_object(base, obj_start)?;
         let mut pruned = std::mem::take(&mut self.unknown);
         pruned.sort();
@@ -614,7 +614,7 @@ impl<'a, 'o> Walker<'a, 'o> {
     fn defaults(&mut self, n: u32, present: u64, base: usize, obj_start: usize) -> R<()> {
         let plan = self.plan()?;
         let node = plan.node(n);
-        for &i in &node.defaulted {
+        for &i in node.defaulted.iter() {
             let p = &node.props[i as usize];
             let here = if i < 64 {
                 present & (1 << i) != 0
