@@ -30,6 +30,9 @@ fn main() {
       "schema": {{"openAPIV3Schema": {schema}}}}}]}}}}"#
     );
     std::fs::write(out.join("workloads.json"), &crd).expect("writing the CRD");
+    // The benchmark reads the corpus from here.
+    let shared = std::path::absolute(&shared).expect("absolute path");
+    println!("cargo:rustc-env=KSTRUCT_SHARED_DIR={}", shared.display());
     kstruct_compiler::Config::new()
         .crd_text("workloads.json", &crd)
         .file_name("workloads")

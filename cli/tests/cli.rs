@@ -564,6 +564,44 @@ fn decode_failures_say_what_and_where() {
     );
 }
 
+/// JSON streams are read a document at a time; a document that is not JSON makes the rest
+/// of the stream one body, exactly as when the stream is read whole.
+#[test]
+fn decode_reads_json_streams_document_by_document() {
+    let crd = fixture("crd.yaml", CRD);
+    let c = crd.to_str().unwrap();
+    let doc = |i: usize| {
+        format!("{{\"apiVersion\": \"example.com/v1\", \"kind\": \"Widget\", \"metadata\": {{\"name\": \"w{i}\"}}}}\n")
+    };
+    let many: String = (0..3000).map(doc).collect();
+    let o = kstruct(&["decode", "--crd", c], &many);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3000);
+    assert_eq!(
+        lines[2999],
+        r#"{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w2999"}}"#
+    );
+    // The second document is broken: it and everything after it are one body.
+    let stream = format!("{}{{\"a\": tru}}\n{}", doc(0), doc(2));
+    let o = kstruct(&["decode", "--crd", c], &stream);
+    assert_eq!(code(&o), 1);
+    assert_eq!(stdout(&o).lines().count(), 1);
+    assert!(
+        stderr(&o).contains(
+            "kstruct: <stdin>:2:10: the object provided is unrecognized (must be of type Widget): couldn't get \
+             version/kind; json parse error: invalid character '}' in literal true (expecting 'e') ({\"a\": tru}\n{\"apiVersion\": \"exa ...)"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    // A file read the same way.
+    let file = fixture("stream.json", &many);
+    let o = kstruct(&["decode", "--crd", c, file.to_str().unwrap()], "");
+    assert_eq!(stdout(&o).lines().count(), 3000);
+}
+
 #[test]
 fn compile_writes_a_module() {
     let crd = fixture("crd.yaml", CRD);

@@ -1,20 +1,33 @@
-//! Issue 14's table, measured in one run: bytes in, bytes out, on ../shared/perf's workload
-//! (~2.5 KB and ~61 KB objects, ~20% unknown keys, defaults, int-or-string, preserve-unknown
-//! subtrees). Baseline: serde_json bytes -> Value -> bytes. Ceiling: sonic-rs parsing alone.
+//! Issue 14's table, measured in one run: bytes in, bytes out. Baseline: serde_json bytes ->
+//! Value -> bytes. Ceiling: sonic-rs parsing alone. Workloads: ../shared/perf's (~2.5 KB and
+//! ~61 KB objects, ~20% unknown keys, defaults, int-or-string, preserve-unknown subtrees), the
+//! corpus's 1,301 instances, and variants of the small objects with non-nullable nulls,
+//! repeated keys, or an embedded resource.
 //!
-//! `cd perf && cargo bench` (criterion prints MB/s; ratios are against the baseline's MB/s).
+//! `cd perf && cargo bench --bench decode -- --warm-up-time 1 --measurement-time 3`
+//! (criterion prints MiB/s; ratios are against the baseline's MiB/s in the same run).
 
 // criterion_group! generates an undocumented public function.
 #![allow(missing_docs)]
 
 use std::hint::black_box;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use kstruct::{DecodeOptions, FieldValidation, Pipeline, RegisteredCrd};
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime};
+use kstruct::decode::{Resolve, request_bytes};
+use kstruct::{DecodeOptions, FieldValidation, RegisteredCrd};
 use kstruct_perf::{CRD, objects, workloads};
 
-fn workload(c: &mut Criterion, name: &str, docs: &[Vec<u8>]) {
-    let bytes: usize = docs.iter().map(Vec::len).sum();
+const MODES: [(&str, FieldValidation); 2] = [("Ignore", FieldValidation::Ignore), ("Warn", FieldValidation::Warn)];
+
+fn options(fv: FieldValidation) -> DecodeOptions {
+    DecodeOptions {
+        field_validation: fv,
+        ..DecodeOptions::default()
+    }
+}
+
+fn group<'c>(c: &'c mut Criterion, name: &str, docs: &[&[u8]]) -> BenchmarkGroup<'c, WallTime> {
+    let bytes: usize = docs.iter().map(|d| d.len()).sum();
     let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Bytes(bytes as u64));
     g.sample_size(10);
@@ -33,62 +46,127 @@ fn workload(c: &mut Criterion, name: &str, docs: &[Vec<u8>]) {
             }
         })
     });
-    let crd = kstruct::schema::crd::CustomResourceDefinition::from_value(&serde_json::from_str(CRD).unwrap()).unwrap();
-    let interpreted = RegisteredCrd::new(crd);
-    let compiled = workloads::REGISTRY.find("apps.example.com", "Workload").unwrap();
-    let compiled_v1: &dyn Pipeline = compiled.version("v1").unwrap().unwrap();
-    for (mode, fv) in [("Ignore", FieldValidation::Ignore), ("Warn", FieldValidation::Warn)] {
-        let opts = DecodeOptions {
-            field_validation: fv,
-            ..DecodeOptions::default()
-        };
-        g.bench_function(format!("interpreter: decode + print, {mode}"), |b| {
-            b.iter(|| {
-                for d in docs {
-                    let o = interpreted.decode(d, &opts).unwrap();
-                    black_box(kstruct::schema::go::marshal_json(&o.object));
-                }
-            })
-        });
-        g.bench_function(format!("compiled: decode + print, {mode}"), |b| {
-            b.iter(|| {
-                for d in docs {
-                    let o = compiled.decode(d, &opts).unwrap();
-                    black_box(kstruct::schema::go::marshal_json(&o.object));
-                }
-            })
-        });
-        let mut out = Vec::new();
-        for d in docs {
-            out.clear();
-            assert!(
-                kstruct::scan::try_request_bytes(&interpreted, d, &opts, &mut out).is_some(),
-                "the byte walk answers every document of the workload"
-            );
+    g
+}
+
+/// The `Value` path (decode, then print) and the byte walk (`request_bytes`), by `who`, for
+/// each document with the endpoint `pick` gives it.
+fn paths<'a, R: Resolve + ?Sized + 'a>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    who: &str,
+    docs: &[(&'a R, &'a [u8])],
+    value_path: bool,
+) {
+    for (mode, fv) in MODES {
+        let opts = options(fv);
+        if value_path {
+            g.bench_function(format!("{who}: Value path, decode + print, {mode}"), |b| {
+                b.iter(|| {
+                    for (r, d) in docs {
+                        let o = kstruct::decode::request(*r, d, &opts).unwrap();
+                        black_box(kstruct::schema::go::marshal_json(&o.object));
+                    }
+                })
+            });
         }
-        g.bench_function(format!("walk (interpreter's plan): decode_bytes, {mode}"), |b| {
+        let mut out = Vec::new();
+        g.bench_function(format!("{who}: decode_bytes, {mode}"), |b| {
             b.iter(|| {
-                for d in docs {
+                for (r, d) in docs {
                     out.clear();
-                    black_box(kstruct::decode::request_bytes(&interpreted, d, &opts, None, &mut out).unwrap());
-                }
-            })
-        });
-        g.bench_function(format!("compiled: decode_bytes, {mode}"), |b| {
-            b.iter(|| {
-                for d in docs {
-                    out.clear();
-                    black_box(compiled_v1.decode_bytes(d, &opts, &mut out).unwrap());
+                    black_box(request_bytes(*r, d, &opts, None, &mut out).unwrap());
                 }
             })
         });
     }
+}
+
+/// How many of `docs` the byte walk answers in `fv` (the rest take the `Value` path).
+fn walked<R: Resolve + ?Sized>(docs: &[(&R, &[u8])], fv: FieldValidation) -> usize {
+    let mut out = Vec::new();
+    docs.iter()
+        .filter(|(r, d)| kstruct::scan::try_request_bytes(*r, d, &options(fv), &mut out).is_some())
+        .count()
+}
+
+fn workload(c: &mut Criterion, name: &str, docs: &[Vec<u8>]) {
+    let crd = kstruct::schema::crd::CustomResourceDefinition::from_value(&serde_json::from_str(CRD).unwrap()).unwrap();
+    let interpreted = RegisteredCrd::new(crd);
+    let compiled = workloads::REGISTRY.find("apps.example.com", "Workload").unwrap();
+    let plain: Vec<&[u8]> = docs.iter().map(Vec::as_slice).collect();
+    let by_interpreter: Vec<(&RegisteredCrd, &[u8])> = plain.iter().map(|d| (&interpreted, *d)).collect();
+    let by_compiled: Vec<(&kstruct::compiled::CompiledCrd, &[u8])> = plain.iter().map(|d| (compiled, *d)).collect();
+    for fv in [FieldValidation::Ignore, FieldValidation::Warn] {
+        assert_eq!(walked(&by_compiled, fv), docs.len(), "the byte walk answers every document");
+    }
+    let mut g = group(c, name, &plain);
+    paths(&mut g, "interpreter", &by_interpreter, true);
+    paths(&mut g, "compiled", &by_compiled, true);
     g.finish();
+}
+
+fn corpus(c: &mut Criterion) {
+    let cases = kstruct_perf::corpus();
+    let docs: Vec<(&RegisteredCrd, &[u8])> = cases.iter().map(|(r, d)| (&**r, d.as_slice())).collect();
+    let plain: Vec<&[u8]> = docs.iter().map(|(_, d)| *d).collect();
+    eprintln!(
+        "corpus: {} instances, the byte walk answers {} (Ignore), {} (Warn)",
+        docs.len(),
+        walked(&docs, FieldValidation::Ignore),
+        walked(&docs, FieldValidation::Warn)
+    );
+    let mut g = group(c, "corpus (1,301 instances)", &plain);
+    paths(&mut g, "interpreter", &docs, true);
+    g.finish();
+}
+
+/// The small objects with what the walk handles otherwise or leaves: non-nullable nulls,
+/// repeated keys, an embedded resource (a schema variant with `spec.template`).
+fn variants(c: &mut Criterion) {
+    let small = objects("small.jsonl", 1_000);
+    let mut crd: serde_json::Value = serde_json::from_str(CRD).unwrap();
+    crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["template"] = serde_json::json!({
+        "type": "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true});
+    let embedding = RegisteredCrd::new(kstruct::schema::crd::CustomResourceDefinition::from_value(&crd).unwrap());
+    let with = |f: &dyn Fn(&str) -> String| -> Vec<Vec<u8>> {
+        small
+            .iter()
+            .map(|d| f(std::str::from_utf8(d).unwrap()).into_bytes())
+            .collect()
+    };
+    let nulls = with(&|d| d.replacen("\"spec\":{", "\"spec\":{\"paused\":null,\"serviceAccountName\":null,\"image\":null,", 1));
+    let repeats = with(&|d| d.replacen("\"spec\":{", "\"spec\":{\"replicas\":7,\"paused\":true,", 1));
+    let embedded = with(&|d| {
+        d.replacen(
+            "\"spec\":{",
+            "\"spec\":{\"template\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"labels\":{\"a\":\"b\"}},\"spec\":{\"x\":1}},",
+            1,
+        )
+    });
+    for (name, docs) in [
+        ("variants: non-nullable nulls (1,000 small objects)", &nulls),
+        ("variants: repeated keys (1,000 small objects)", &repeats),
+        ("variants: an embedded resource (1,000 small objects)", &embedded),
+    ] {
+        let pairs: Vec<(&RegisteredCrd, &[u8])> = docs.iter().map(|d| (&embedding, d.as_slice())).collect();
+        let plain: Vec<&[u8]> = docs.iter().map(Vec::as_slice).collect();
+        eprintln!(
+            "{name}: the byte walk answers {} (Ignore), {} (Warn) of {}",
+            walked(&pairs, FieldValidation::Ignore),
+            walked(&pairs, FieldValidation::Warn),
+            pairs.len()
+        );
+        let mut g = group(c, name, &plain);
+        paths(&mut g, "interpreter", &pairs, true);
+        g.finish();
+    }
 }
 
 fn benches(c: &mut Criterion) {
     workload(c, "small objects (2,000 x ~2.5 KB)", &objects("small.jsonl", 2_000));
     workload(c, "large objects (100 x ~61 KB)", &objects("large.jsonl", 100));
+    corpus(c);
+    variants(c);
 }
 
 criterion_group!(decode, benches);

@@ -1,7 +1,7 @@
 //! `kstruct decode`: each input document through the API server's write path (or, with
 //! `--storage`, its read-from-storage path).
 
-use std::io::Write as _;
+use std::io::{Read, Write as _};
 use std::path::PathBuf;
 
 use kstruct::compiled::{self, CompiledCrd};
@@ -10,7 +10,7 @@ use kstruct::{DecodeOptions, Decoded, Error, FieldValidation, Interpreter, Pipel
 use serde_json::json;
 
 use super::Outcome;
-use crate::inputs::{read_inputs, write_line};
+use crate::inputs::write_line;
 use crate::schemas::{CrdRef, note_crd_default_pruning, read_bare_schema, read_crds};
 
 /// What the objects are decoded with.
@@ -219,104 +219,209 @@ pub struct Mode {
     pub format: kstruct::BodyFormat,
 }
 
-/// Decodes every document of `inputs` with `endpoint`.
+/// Decodes every document of `inputs` with `endpoint`. JSON streams are read a document at a
+/// time (memory: the largest document, not the input); YAML and `--body` inputs whole.
 pub fn run_with(endpoint: &Endpoint, args: Mode, inputs: &[PathBuf]) -> Result<Outcome, String> {
-    let inputs = read_inputs(inputs)?;
-    let mut out = std::io::stdout().lock();
-    let mut buf = Vec::new();
-    let mut failed = false;
-    for input in &inputs {
-        let documents = if args.body {
-            vec![kstruct::input::RawDocument {
-                index: 0,
-                line: 1,
-                body: Ok(&input.bytes[..]),
-                format: kstruct::BodyFormat::Auto,
-            }]
+    let stdout = std::io::stdout();
+    // One write per buffer, not per line: the standard output is line-buffered.
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let stderr = std::io::stderr();
+    let mut run = Run {
+        endpoint,
+        args: &args,
+        buf: Vec::new(),
+        failed: false,
+        // Warnings come by the thousand in a large stream: one write per buffer.
+        messages: std::io::BufWriter::with_capacity(1 << 14, stderr.lock()),
+    };
+    let stdin = [PathBuf::from("-")];
+    let paths = if inputs.is_empty() { &stdin[..] } else { inputs };
+    for path in paths {
+        let (origin, mut reader) = open_input(path)?;
+        let head = read_head(&mut reader).map_err(|e| format!("{origin}: {e}"))?;
+        if !args.body && head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
+            let mut stream = kstruct::input::JsonStream::new(std::io::Cursor::new(head).chain(reader));
+            let mut resplit = false;
+            loop {
+                let doc = stream.next_document().map_err(|e| format!("{origin}: {e}"))?;
+                let Some(doc) = doc else { break };
+                let syntax = run.document(
+                    &mut out,
+                    &origin,
+                    doc.line,
+                    Ok(doc.body),
+                    kstruct::BodyFormat::Json,
+                    !resplit,
+                )?;
+                if syntax {
+                    // Not JSON after all: from here, split as a whole stream is split.
+                    stream.resplit().map_err(|e| format!("{origin}: {e}"))?;
+                    resplit = true;
+                }
+            }
         } else {
-            kstruct::input::split_documents(&input.bytes, &input.origin)
-        };
-        for doc in documents {
-            let options = DecodeOptions {
-                field_validation: args.field_validation,
-                validate: args.validate,
-                format: match args.format {
-                    kstruct::BodyFormat::Auto => doc.format,
-                    explicit => explicit,
-                },
-                max_body_size: Some(args.max_body_size),
+            let mut bytes = head;
+            reader.read_to_end(&mut bytes).map_err(|e| format!("{origin}: {e}"))?;
+            let documents = if args.body {
+                vec![kstruct::input::RawDocument {
+                    index: 0,
+                    line: 1,
+                    body: Ok(&bytes[..]),
+                    format: kstruct::BodyFormat::Auto,
+                }]
+            } else {
+                kstruct::input::split_documents(&bytes, &origin)
             };
-            // Objects alone go straight to bytes, as the API server would write them; reports
-            // and the storage path go through the object.
-            let result = match doc.body {
-                Err(e) => Err(e),
-                Ok(body) if !args.report && !args.storage => {
-                    buf.clear();
-                    match endpoint.decode_bytes(body, &options, args.namespace.as_deref(), &mut buf) {
-                        Ok(report) => {
-                            for w in &report.warnings {
-                                eprintln!("Warning: {}:{}: {w}", input.origin, doc.line);
-                            }
-                            buf.push(b'\n');
-                            out.write_all(&buf).map_err(|e| e.to_string())?;
-                            continue;
-                        }
-                        Err(e) => Err(e),
-                    }
-                }
-                Ok(body) => endpoint.decode(body, &options, args.storage, args.namespace.as_deref()),
-            };
-            let line = match result {
-                Ok(decoded) => {
-                    if args.report {
-                        json!({
-                            "object": decoded.object,
-                            "unknownFields": decoded.unknown_fields,
-                            "warnings": decoded.warnings,
-                            "error": null,
-                        })
-                    } else {
-                        for w in &decoded.warnings {
-                            eprintln!("Warning: {}:{}: {w}", input.origin, doc.line);
-                        }
-                        decoded.object
-                    }
-                }
-                Err(e) => {
-                    failed = true;
-                    // The API server's message as it is; where it happened, in the file's
-                    // lines, apart (a syntax error's position is in the body).
-                    let (message, line, column) = match &e {
-                        Error::Rejected(r) => match r.position {
-                            Some((l, c)) => (r.message.clone(), doc.line + l - 1, Some(c)),
-                            None => (r.message.clone(), doc.line, None),
-                        },
-                        Error::Input { line, message, .. } => (message.clone(), *line, None),
-                        other => (other.to_string(), doc.line, None),
-                    };
-                    if !args.report {
-                        match column {
-                            Some(c) => eprintln!("kstruct: {}:{line}:{c}: {message}", input.origin),
-                            None => eprintln!("kstruct: {}:{line}: {message}", input.origin),
-                        }
-                        continue;
-                    }
-                    let mut report = json!({
-                        "object": null, "unknownFields": [], "warnings": [], "error": message,
-                        "file": input.origin, "line": line,
-                    });
-                    if let Some(c) = column {
-                        report["column"] = json!(c);
-                    }
-                    report
-                }
-            };
-            write_line(&mut out, &line).map_err(|e| e.to_string())?;
-            // Objects may nest 10,000 levels; dropping them must not recurse.
-            kstruct::json::dispose(line);
+            for doc in documents {
+                run.document(&mut out, &origin, doc.line, doc.body, doc.format, false)?;
+            }
         }
     }
-    Ok(if failed { Outcome::Findings } else { Outcome::Clean })
+    out.flush().map_err(|e| e.to_string())?;
+    run.messages.flush().map_err(|e| e.to_string())?;
+    Ok(if run.failed { Outcome::Findings } else { Outcome::Clean })
+}
+
+/// An input by its path (`-`: standard input), with its name for messages.
+fn open_input(path: &std::path::Path) -> Result<(String, Box<dyn Read>), String> {
+    if path.as_os_str() == "-" {
+        return Ok(("<stdin>".to_string(), Box::new(std::io::stdin())));
+    }
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((path.display().to_string(), Box::new(file)))
+}
+
+/// The start of an input: up to its first byte that is not white space (and what came in
+/// the same read), or all of it when there is none.
+fn read_head(reader: &mut dyn Read) -> std::io::Result<Vec<u8>> {
+    let mut head = Vec::new();
+    let mut chunk = [0u8; 8192];
+    loop {
+        let n = match reader.read(&mut chunk) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        head.extend_from_slice(&chunk[..n]);
+        if n == 0 || head.iter().any(|b| !b.is_ascii_whitespace()) {
+            return Ok(head);
+        }
+    }
+}
+
+/// One decode run: the endpoint, the options, the output buffer reused for every document.
+struct Run<'a> {
+    endpoint: &'a Endpoint,
+    args: &'a Mode,
+    buf: Vec<u8>,
+    failed: bool,
+    /// Warnings and errors, for the standard error.
+    messages: std::io::BufWriter<std::io::StderrLock<'static>>,
+}
+
+impl Run<'_> {
+    /// Decodes and prints one document. With `quiet_syntax`, a JSON syntax error is not
+    /// reported but returned (`true`): the caller splits the stream again from there.
+    fn document(
+        &mut self,
+        out: &mut impl std::io::Write,
+        origin: &str,
+        doc_line: usize,
+        body: Result<&[u8], Error>,
+        format: kstruct::BodyFormat,
+        quiet_syntax: bool,
+    ) -> Result<bool, String> {
+        let args = self.args;
+        let options = DecodeOptions {
+            field_validation: args.field_validation,
+            validate: args.validate,
+            format: match args.format {
+                kstruct::BodyFormat::Auto => format,
+                explicit => explicit,
+            },
+            max_body_size: Some(args.max_body_size),
+        };
+        // Objects alone go straight to bytes, as the API server would write them; reports
+        // and the storage path go through the object.
+        let result = match body {
+            Err(e) => Err(e),
+            Ok(body) if !args.report && !args.storage => {
+                self.buf.clear();
+                match self
+                    .endpoint
+                    .decode_bytes(body, &options, args.namespace.as_deref(), &mut self.buf)
+                {
+                    Ok(report) => {
+                        for w in &report.warnings {
+                            let _ = writeln!(self.messages, "Warning: {origin}:{doc_line}: {w}");
+                        }
+                        self.buf.push(b'\n');
+                        out.write_all(&self.buf).map_err(|e| e.to_string())?;
+                        return Ok(false);
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            Ok(body) => self
+                .endpoint
+                .decode(body, &options, args.storage, args.namespace.as_deref()),
+        };
+        if quiet_syntax
+            && let Err(Error::Rejected(r)) = &result
+            && r.position.is_some()
+        {
+            return Ok(true);
+        }
+        let line = match result {
+            Ok(decoded) => {
+                if args.report {
+                    json!({
+                        "object": decoded.object,
+                        "unknownFields": decoded.unknown_fields,
+                        "warnings": decoded.warnings,
+                        "error": null,
+                    })
+                } else {
+                    for w in &decoded.warnings {
+                        let _ = writeln!(self.messages, "Warning: {origin}:{doc_line}: {w}");
+                    }
+                    decoded.object
+                }
+            }
+            Err(e) => {
+                self.failed = true;
+                // The API server's message as it is; where it happened, in the file's lines,
+                // apart (a syntax error's position is in the body).
+                let (message, line, column) = match &e {
+                    Error::Rejected(r) => match r.position {
+                        Some((l, c)) => (r.message.clone(), doc_line + l - 1, Some(c)),
+                        None => (r.message.clone(), doc_line, None),
+                    },
+                    Error::Input { line, message, .. } => (message.clone(), *line, None),
+                    other => (other.to_string(), doc_line, None),
+                };
+                if !args.report {
+                    let _ = match column {
+                        Some(c) => writeln!(self.messages, "kstruct: {origin}:{line}:{c}: {message}"),
+                        None => writeln!(self.messages, "kstruct: {origin}:{line}: {message}"),
+                    };
+                    return Ok(false);
+                }
+                let mut report = json!({
+                    "object": null, "unknownFields": [], "warnings": [], "error": message,
+                    "file": origin, "line": line,
+                });
+                if let Some(c) = column {
+                    report["column"] = json!(c);
+                }
+                report
+            }
+        };
+        write_line(out, &line).map_err(|e| e.to_string())?;
+        // Objects may nest 10,000 levels; dropping them must not recurse.
+        kstruct::json::dispose(line);
+        Ok(false)
+    }
 }
 
 impl From<crate::FieldValidationArg> for FieldValidation {

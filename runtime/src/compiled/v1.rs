@@ -20,7 +20,9 @@ pub use crate::interpreter::prune::{Mark, Pruner};
 pub use crate::objectmeta::CoerceOptions;
 pub use crate::objectmeta::coerce::{At, Coercer, resource as coerce_resource};
 pub use crate::pipeline::{GroupVersionKind, Pipeline, PruneOptions, PruneReport};
-pub use crate::scan::{Child as ScanChild, Node as ScanNode, Plan as ScanPlan, Prop as ScanProp};
+pub use crate::scan::{
+    Child as ScanChild, Embedded as ScanEmbedded, Node as ScanNode, Plan as ScanPlan, Prop as ScanProp,
+};
 pub use crate::validation::checks::{
     check_type, enum_, forbidden_property, format, item_counts, null_type, number, property_counts, required,
     string_lengths, unique_items,

@@ -99,7 +99,7 @@ impl PlanWriter {
         };
         let defaulted: Vec<String> = node.defaulted.iter().map(u32::to_string).collect();
         let text = format!(
-            "{rt}::ScanNode::new({props}, {additional}, {items}, {}, {}, {}, {default}, &[{}])",
+            "{rt}::ScanNode::new({props}, {additional}, {items}, {}, {rt}::ScanEmbedded::{:?}, {}, {default}, &[{}])",
             node.preserve,
             node.embedded,
             node.nullable,

@@ -23,9 +23,10 @@ pub(super) type Unknown<'a> = (&'a [u8], usize, &'a [u8]);
 const MAX_UNKNOWN: usize = crate::json::MAX_STRICT_ERRORS;
 
 impl<'a> Walker<'a, '_> {
-    /// The value of the root's `metadata` member (read from the current position), written as
-    /// a member of the object begun at `obj_start`; the paths of its unknown fields.
-    pub(super) fn fast_metadata(&mut self, obj_start: usize) -> R<Vec<String>> {
+    /// The value of a `metadata` member (read from the current position), written as a member
+    /// of the object begun at `obj_start`; the paths of its unknown fields, below `prefix` (an
+    /// embedded resource's path; `None` at the root).
+    pub(super) fn fast_metadata(&mut self, obj_start: usize, prefix: Option<&str>) -> R<Vec<String>> {
         if self.peek() != Some(b'{') {
             return Err(Bail);
         }
@@ -82,9 +83,13 @@ impl<'a> Walker<'a, '_> {
             .into_iter()
             .map(|(key, index, sub)| {
                 let key = String::from_utf8_lossy(key);
+                let at = match prefix {
+                    Some(p) => format!("{p}.metadata"),
+                    None => "metadata".to_string(),
+                };
                 match index {
-                    0 => format!("metadata.{key}"),
-                    i => format!("metadata.{key}[{}].{}", i - 1, String::from_utf8_lossy(sub)),
+                    0 => format!("{at}.{key}"),
+                    i => format!("{at}.{key}[{}].{}", i - 1, String::from_utf8_lossy(sub)),
                 }
             })
             .collect())

@@ -24,7 +24,7 @@ mod walk;
 pub use export::PlanWriter;
 pub use plan::Plan;
 #[doc(hidden)]
-pub use plan::{Child, Node, Prop};
+pub use plan::{Child, Embedded, Node, Prop};
 
 use crate::Pipeline;
 use crate::decode::{BodyFormat, DecodeOptions, DecodeReport, FieldValidation, Resolve, Selected};
@@ -100,14 +100,15 @@ pub fn try_request_bytes<R: Resolve + ?Sized>(
         return None;
     }
     // The warnings are the unknown fields' strict errors, each text once (as
-    // `message::warnings` keeps them): pruned paths come sorted, so a repeat is next to its
-    // first or among root metadata's few.
-    let (meta, pruned) = root.unknown.split_at(root.metadata_unknown);
+    // `message::warnings` keeps them; distinct paths can print alike, `a.b` and `a` > `b`).
     let mut warnings = Vec::with_capacity(root.unknown.len());
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let few = root.unknown.len() <= 16;
     for (i, p) in root.unknown.iter().enumerate() {
-        let repeat = match i.checked_sub(meta.len()) {
-            None => meta[..i].contains(p),
-            Some(j) => (j > 0 && pruned[j - 1] == *p) || meta.contains(p),
+        let repeat = if few {
+            root.unknown[..i].contains(p)
+        } else {
+            !seen.insert(p)
         };
         if !repeat {
             let mut w = String::with_capacity(p.len() + 16);

@@ -31,6 +31,21 @@ pub enum Child {
     Node(u32),
 }
 
+/// Whether a node is an embedded resource (`x-kubernetes-embedded-resource`), and whether the
+/// walk handles it.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Embedded {
+    /// Not an embedded resource.
+    No,
+    /// An embedded resource: `apiVersion` and `kind` must be strings, `metadata` goes
+    /// through ObjectMeta.
+    Yes,
+    /// An embedded resource whose `apiVersion`, `kind` or `metadata` schema has defaults or
+    /// embedded resources of its own: left to the `Value` path.
+    Busy,
+}
+
 /// One schema node of a [`Plan`].
 #[doc(hidden)]
 #[derive(Debug, Clone)]
@@ -40,7 +55,7 @@ pub struct Node {
     pub(super) additional: Child,
     pub(super) items: Child,
     pub(super) preserve: bool,
-    pub(super) embedded: bool,
+    pub(super) embedded: Embedded,
     pub(super) nullable: bool,
     /// The node's own default, defaulted and printed: what a `null` becomes where the node is
     /// not nullable.
@@ -71,7 +86,7 @@ impl Node {
         additional: Child,
         items: Child,
         preserve: bool,
-        embedded: bool,
+        embedded: Embedded,
         nullable: bool,
         default: Option<&'static [u8]>,
         defaulted: &'static [u32],
@@ -119,16 +134,8 @@ impl Plan {
         if schema.additional_properties.is_some() || schema.extensions.x_embedded_resource {
             return None;
         }
-        for field in ["apiVersion", "kind", "metadata"] {
-            if let Some(p) = schema.properties.get(field) {
-                // The walk writes these from the body (and ObjectMeta); the `Value` path
-                // defaults and coerces them by their schema too.
-                let mut busy = false;
-                p.walk(&mut |n| busy |= n.generic.default.is_some() || n.extensions.x_embedded_resource);
-                if busy {
-                    return None;
-                }
-            }
+        if meta_busy(schema) {
+            return None;
         }
         let mut nodes = Vec::new();
         add(&mut nodes, schema);
@@ -161,7 +168,11 @@ fn add(nodes: &mut Vec<Node>, s: &Structural) -> u32 {
         additional: Child::Absent,
         items: Child::Absent,
         preserve: s.extensions.x_preserve_unknown_fields,
-        embedded: s.extensions.x_embedded_resource,
+        embedded: match s.extensions.x_embedded_resource {
+            false => Embedded::No,
+            true if meta_busy(s) => Embedded::Busy,
+            true => Embedded::Yes,
+        },
         nullable: s.generic.nullable,
         default: s
             .generic
@@ -226,6 +237,19 @@ impl Prop {
             },
         }
     }
+}
+
+/// Whether the schemas of `s`'s `apiVersion`, `kind` or `metadata` have defaults or embedded
+/// resources: the walk writes these three from the body (and ObjectMeta), while the `Value`
+/// path also defaults and coerces them by their schema.
+fn meta_busy(s: &Structural) -> bool {
+    let mut busy = false;
+    for field in ["apiVersion", "kind", "metadata"] {
+        if let Some(p) = s.properties.get(field) {
+            p.walk(&mut |n| busy |= n.generic.default.is_some() || n.extensions.x_embedded_resource);
+        }
+    }
+    busy
 }
 
 /// A default as it lands in an object: defaulting continues into it.

@@ -30,6 +30,13 @@ fn widget() -> Interpreter {
                              "properties": {"a": {"type": "integer"}}}}}},
                 "template": {"type": "object", "x-kubernetes-embedded-resource": true,
                              "x-kubernetes-preserve-unknown-fields": true},
+                "pods": {"type": "array", "items": {"type": "object", "x-kubernetes-embedded-resource": true,
+                          "properties": {"note": {"type": "string", "default": "x"},
+                                         "spec": {"type": "object", "properties": {"a": {"type": "string"}}}}}},
+                "byName": {"type": "object", "additionalProperties": {"type": "object",
+                           "x-kubernetes-embedded-resource": true, "properties": {"x": {"type": "integer"}}}},
+                "busy": {"type": "object", "x-kubernetes-embedded-resource": true,
+                         "properties": {"metadata": {"type": "object", "properties": {"name": {"type": "string", "default": "n"}}}}},
             }},
             "status": {"type": "object", "properties": {"phase": {"type": "string"}}},
         },
@@ -195,7 +202,9 @@ fn everything_else_is_left_to_the_value_path() {
         r#"{"apiVersion": "other.com/v1", "kind": "Widget"}"#,
         r#"{"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"n\u0061me": "x"}}"#,
         r#"{"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"x": 1e400}}"#,
-        r#"{"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"template": {"kind": "K"}}}"#,
+        r#"{"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"template": {"kind": 1}}}"#,
+        r#"{"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"template": {"metadata": null}}}"#,
+        r#"{"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"busy": {"kind": "K"}}}"#,
         r#"{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": 1}}"#,
         r#"{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"a": 1, "a": 2}}"#,
         "[]",
@@ -259,4 +268,30 @@ fn metadata_round_trips_as_through_object_meta() {
         let body = format!(r#"{{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {meta}}}"#);
         assert!(walk(&body, FieldValidation::Warn).is_none(), "{body}");
     }
+}
+
+#[test]
+fn embedded_resources_are_coerced_as_the_value_path_coerces_them() {
+    for spec in [
+        r#"{"template": {"kind": "K", "apiVersion": "v1", "metadata": {"name": "t", "zz": 1, "aa": {"b": 1}}, "spec": {"x": [1]}}}"#,
+        r#"{"template": {}}"#,
+        r#"{"pods": [{"metadata": {"labels": {"a": "b"}, "q": 1}, "spec": {"a": "s", "b": 2}, "other": 1}, {"kind": "Job"}, {}]}"#,
+        r#"{"byName": {"one": {"x": 1, "y": 2, "metadata": {"bogus": true}}, "two": {"apiVersion": "a/b"}}}"#,
+        r#"{"byName": {"a.b": {"metadata": {"u": 1}}}, "pods": [{"metadata": {"u": 1}}], "x": 1}"#,
+    ] {
+        walked(&obj(&format!(r#", "spec": {spec}"#)));
+    }
+    let (_, report) = walk(
+        &obj(r#", "spec": {"byName": {"k": {"metadata": {"u": 1}, "y": 1}}, "pods": [{"metadata": {"v": 1}}]}"#),
+        FieldValidation::Warn,
+    )
+    .unwrap();
+    assert_eq!(
+        report.unknown_fields,
+        [
+            "spec.byName.k.y",
+            "spec.byName[k].metadata.u",
+            "spec.pods[0].metadata.v"
+        ]
+    );
 }

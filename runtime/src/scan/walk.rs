@@ -9,7 +9,7 @@ use serde_json::Map;
 
 use kstruct_schema::go::{format_float_json, write_string};
 
-use super::plan::{Child, Plan};
+use super::plan::{Child, Embedded, Plan};
 use super::text;
 use crate::json;
 use crate::objectmeta::{self, GetOptions};
@@ -38,7 +38,9 @@ enum Mode {
 /// What happens to an object member.
 #[derive(Debug, Clone, Copy)]
 enum Member {
-    Walk(Mode),
+    /// Walked; `true` when the key is an additionalProperties key (its path reads `[key]`
+    /// where the coercer writes paths).
+    Walk(Mode, bool),
     /// Pruned: skipped, and reported when tracking.
     Drop,
 }
@@ -80,15 +82,16 @@ impl<'a> Entry<'a> {
 #[derive(Debug, Clone, Copy)]
 enum Seg<'a> {
     Key(&'a [u8]),
+    /// An additionalProperties key.
+    Entry(&'a [u8]),
     Index(usize),
 }
 
 /// What the walk of a root object found besides the bytes.
 pub(super) struct Root {
-    /// Unknown fields: root metadata's, then pruned fields' in byte order.
+    /// Unknown fields: root metadata's, then pruned fields' in byte order, then embedded
+    /// resources' metadata's in byte order.
     pub unknown: Vec<String>,
-    /// How many of `unknown` are root metadata's.
-    pub metadata_unknown: usize,
 }
 
 /// One walk over one body.
@@ -103,6 +106,8 @@ pub(super) struct Walker<'a, 'o> {
     scratch: Vec<u8>,
     path: Vec<Seg<'a>>,
     unknown: Vec<String>,
+    /// Unknown metadata fields of embedded resources.
+    embedded_unknown: Vec<String>,
 }
 
 /// The walks' working memory, kept between walks on each thread so that a stream of
@@ -140,6 +145,7 @@ impl<'a, 'o> Walker<'a, 'o> {
             scratch: buffers.scratch,
             path: recycle(buffers.path),
             unknown: Vec::new(),
+            embedded_unknown: Vec::new(),
         }
     }
 
@@ -183,7 +189,7 @@ impl<'a, 'o> Walker<'a, 'o> {
                         return Err(Bail);
                     }
                     let (pos, len, entries, depth) = (self.pos, self.out.len(), self.entries.len(), self.depth);
-                    match self.fast_metadata(obj_start) {
+                    match self.fast_metadata(obj_start, None) {
                         Ok(unknown) => meta_unknown = Some(unknown),
                         Err(Bail) => {
                             // Rare metadata: the round trip through a `Value` of it alone.
@@ -246,12 +252,11 @@ impl<'a, 'o> Walker<'a, 'o> {
         self.close_object(base, obj_start)?;
         let mut pruned = std::mem::take(&mut self.unknown);
         pruned.sort();
-        let metadata_unknown = unknown.len();
         unknown.append(&mut pruned);
-        Ok(Root {
-            unknown,
-            metadata_unknown,
-        })
+        let mut embedded = std::mem::take(&mut self.embedded_unknown);
+        embedded.sort();
+        unknown.append(&mut embedded);
+        Ok(Root { unknown })
     }
 
     /// The root's `apiVersion` and `kind`, read ahead from the current member on (after
@@ -399,7 +404,7 @@ impl<'a, 'o> Walker<'a, 'o> {
     #[inline]
     fn classify(&self, mode: Mode, key: &[u8]) -> (Member, Option<(usize, &'a [u8])>) {
         match mode {
-            Mode::Keep => (Member::Walk(Mode::Keep), None),
+            Mode::Keep => (Member::Walk(Mode::Keep, false), None),
             Mode::NoSchema => (Member::Drop, None),
             Mode::Node(n, forced) => {
                 let Some(plan) = self.plan else {
@@ -408,12 +413,12 @@ impl<'a, 'o> Walker<'a, 'o> {
                 let node = plan.node(n);
                 if let Some(i) = node.find(key) {
                     let p = &node.props[i];
-                    return (Member::Walk(Mode::Node(p.node, false)), Some((i, &p.label)));
+                    return (Member::Walk(Mode::Node(p.node, false), false), Some((i, &p.label)));
                 }
                 let member = match node.additional {
-                    Child::Node(a) => Member::Walk(Mode::Node(a, false)),
-                    Child::NoSchema => Member::Walk(Mode::NoSchema),
-                    Child::Absent if node.preserve || forced => Member::Walk(Mode::Keep),
+                    Child::Node(a) => Member::Walk(Mode::Node(a, false), true),
+                    Child::NoSchema => Member::Walk(Mode::NoSchema, true),
+                    Child::Absent if node.preserve || forced => Member::Walk(Mode::Keep, true),
                     Child::Absent => Member::Drop,
                 };
                 (member, None)
@@ -469,7 +474,7 @@ impl<'a, 'o> Walker<'a, 'o> {
                 self.skip(self.track)?;
                 false
             }
-            Member::Walk(mode) => self.field(obj_start, key, prop.map(|(_, label)| label), mode)?,
+            Member::Walk(mode, entry) => self.field(obj_start, key, prop.map(|(_, label)| label), mode, entry)?,
         };
         if !live {
             self.entries.push(Entry::new(key, 0, 0));
@@ -490,7 +495,7 @@ impl<'a, 'o> Walker<'a, 'o> {
     #[inline]
     /// A kept member (`label`: a property's printed key); false when it is a `null` that is
     /// dropped.
-    fn field(&mut self, obj_start: usize, key: &'a [u8], label: Option<&[u8]>, mode: Mode) -> R<bool> {
+    fn field(&mut self, obj_start: usize, key: &'a [u8], label: Option<&[u8]>, mode: Mode, entry: bool) -> R<bool> {
         if let Mode::Node(c, _) = mode
             && self.peek() == Some(b'n')
         {
@@ -514,7 +519,7 @@ impl<'a, 'o> Walker<'a, 'o> {
             None => self.begin_member(obj_start, key),
         };
         if self.track {
-            self.path.push(Seg::Key(key));
+            self.path.push(if entry { Seg::Entry(key) } else { Seg::Key(key) });
         }
         self.value(mode)?;
         if self.track {
@@ -530,7 +535,7 @@ impl<'a, 'o> Walker<'a, 'o> {
         let mut p = Vec::with_capacity(64);
         for (i, seg) in self.path.iter().enumerate() {
             match *seg {
-                Seg::Key(k) => {
+                Seg::Key(k) | Seg::Entry(k) => {
                     if i > 0 {
                         p.push(b'.');
                     }
@@ -552,16 +557,47 @@ impl<'a, 'o> Walker<'a, 'o> {
         Ok(())
     }
 
+    /// Where the walk is, as the coercer writes paths (`spec.byName[a].items[0]`): the prefix
+    /// of an embedded resource's unknown metadata fields.
+    pub(super) fn coerce_path(&self) -> R<String> {
+        let mut p = Vec::with_capacity(64);
+        for (i, seg) in self.path.iter().enumerate() {
+            match *seg {
+                Seg::Key([]) => p.extend_from_slice(b"[]"),
+                Seg::Key(k) => {
+                    if i > 0 {
+                        p.push(b'.');
+                    }
+                    p.extend_from_slice(k);
+                }
+                Seg::Entry(k) => {
+                    p.push(b'[');
+                    p.extend_from_slice(k);
+                    p.push(b']');
+                }
+                Seg::Index(n) => {
+                    p.push(b'[');
+                    push_decimal(&mut p, n);
+                    p.push(b']');
+                }
+            }
+        }
+        String::from_utf8(p).map_err(|_| Bail)
+    }
+
     /// A value, written as the API server writes it after treating it as `mode`.
     fn value(&mut self, mode: Mode) -> R<()> {
         match self.peek() {
             Some(b'{') => {
-                if let Mode::Node(n, _) = mode
-                    && self.plan()?.node(n).embedded
-                {
-                    return Err(Bail);
+                let embedded = match mode {
+                    Mode::Node(n, _) => self.plan()?.node(n).embedded,
+                    _ => Embedded::No,
+                };
+                match embedded {
+                    Embedded::No => self.object(mode, false),
+                    Embedded::Yes => self.object(mode, true),
+                    Embedded::Busy => Err(Bail),
                 }
-                self.object(mode)
             }
             Some(b'[') => self.array(mode),
             Some(b'"') => self.string(),
@@ -573,7 +609,9 @@ impl<'a, 'o> Walker<'a, 'o> {
         }
     }
 
-    fn object(&mut self, mode: Mode) -> R<()> {
+    /// An object; an `embedded` resource's `apiVersion` and `kind` must be strings, and its
+    /// `metadata` goes through ObjectMeta as the coercer sends it.
+    fn object(&mut self, mode: Mode, embedded: bool) -> R<()> {
         self.enter()?;
         self.pos += 1;
         self.out.push(b'{');
@@ -587,7 +625,16 @@ impl<'a, 'o> Walker<'a, 'o> {
             loop {
                 let key = self.key()?;
                 let member = self.classify(mode, key);
-                self.member(obj_start, key, member, &mut present)?;
+                if embedded && matches!(key, b"apiVersion" | b"kind" | b"metadata") {
+                    self.embedded_meta(obj_start, key)?;
+                    if let (_, Some((i, _))) = member
+                        && i < 64
+                    {
+                        present |= 1 << i;
+                    }
+                } else {
+                    self.member(obj_start, key, member, &mut present)?;
+                }
                 self.ws();
                 match self.peek() {
                     Some(b',') => {
@@ -607,6 +654,24 @@ impl<'a, 'o> Walker<'a, 'o> {
         }
         self.close_object(base, obj_start)?;
         self.depth -= 1;
+        Ok(())
+    }
+
+    /// An embedded resource's `apiVersion` or `kind` (a string, kept as it is) or `metadata`
+    /// (round-tripped through ObjectMeta, its unknown fields reported at the coercer's path).
+    fn embedded_meta(&mut self, obj_start: usize, key: &'a [u8]) -> R<()> {
+        if key == b"metadata" {
+            let prefix = if self.track { Some(self.coerce_path()?) } else { None };
+            let unknown = self.fast_metadata(obj_start, prefix.as_deref())?;
+            self.embedded_unknown.extend(unknown);
+            return Ok(());
+        }
+        if self.peek() != Some(b'"') {
+            return Err(Bail);
+        }
+        let start = self.begin_member(obj_start, key);
+        self.string()?;
+        self.entries.push(Entry::new(key, start, self.out.len()));
         Ok(())
     }
 

@@ -9,6 +9,10 @@ use kstruct_schema::yaml;
 use crate::Error;
 use crate::decode::BodyFormat;
 
+mod stream;
+
+pub use stream::{JsonStream, StreamDocument};
+
 /// One document of an input stream.
 #[derive(Debug)]
 pub struct Document {
@@ -163,6 +167,12 @@ pub fn split_documents<'a>(bytes: &'a [u8], origin: &str) -> Vec<RawDocument<'a>
 }
 
 fn split_json_stream(bytes: &[u8]) -> Vec<RawDocument<'_>> {
+    let docs = split_json_values(bytes);
+    whole_if_single(bytes, docs)
+}
+
+/// The JSON values of `bytes`, each its own body (a syntax error makes the rest one body).
+fn split_json_values(bytes: &[u8]) -> Vec<RawDocument<'_>> {
     let mut docs = Vec::new();
     let mut stream = crate::json::Stream::new(bytes);
     while !stream.at_end() {
@@ -190,7 +200,7 @@ fn split_json_stream(bytes: &[u8]) -> Vec<RawDocument<'_>> {
             break;
         }
     }
-    whole_if_single(bytes, docs)
+    docs
 }
 
 /// Whether a YAML document holds nothing but blank lines and comments (kubectl skips such

@@ -1,0 +1,350 @@
+//! A JSON stream split into documents as it is read, holding one document at a time: how
+//! `kstruct decode` and compiled runners read JSON lines and concatenated JSON without
+//! reading their input whole.
+//!
+//! The split finds where each object or array ends by its brackets and strings alone. It
+//! gives the documents [`split_documents`](super::split_documents) gives whenever they are
+//! valid JSON; where one is not, decoding it says so, and [`JsonStream::resplit`] hands the
+//! rest of the stream to `split_documents`' own splitter, so that what follows a syntax error
+//! is exactly what it would have been.
+
+use std::io::{self, Read};
+
+use super::{RawDocument, split_json_values, whole_if_single};
+
+/// How much is read at a time.
+const CHUNK: usize = 64 * 1024;
+
+/// One document of a [`JsonStream`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreamDocument<'a> {
+    /// 0-based position of the document in its stream.
+    pub index: usize,
+    /// 1-based line where the document starts.
+    pub line: usize,
+    /// The document's bytes: one JSON value (the whole stream, white space and all, when it
+    /// holds just one).
+    pub body: &'a [u8],
+}
+
+/// A JSON stream read document by document (see the [module](self)).
+///
+/// ```
+/// use kstruct::input::JsonStream;
+///
+/// let mut stream = JsonStream::new(&b"{\"a\": \"}\"}\n{\"b\": [1]}\n"[..]);
+/// let first = stream.next_document().unwrap().unwrap();
+/// assert_eq!((first.line, first.body), (1, &b"{\"a\": \"}\"}"[..]));
+/// let second = stream.next_document().unwrap().unwrap();
+/// assert_eq!((second.index, second.line, second.body), (1, 2, &b"{\"b\": [1]}"[..]));
+/// assert!(stream.next_document().unwrap().is_none());
+/// ```
+#[derive(Debug)]
+pub struct JsonStream<R> {
+    reader: R,
+    buf: Vec<u8>,
+    /// Where the unread bytes start.
+    pos: usize,
+    /// The line of `buf[pos]`.
+    line: usize,
+    eof: bool,
+    index: usize,
+    /// The start and line of the document handed out last.
+    last: Option<(usize, usize)>,
+    /// Documents split by `split_documents`' splitter after a [`resplit`](Self::resplit)
+    /// (or a stream that is not made of objects and arrays): ranges of `buf`, with lines.
+    queue: Option<std::vec::IntoIter<(usize, usize, usize)>>,
+}
+
+impl<R: Read> JsonStream<R> {
+    /// A stream of the JSON values `reader` yields.
+    pub fn new(reader: R) -> JsonStream<R> {
+        JsonStream {
+            reader,
+            buf: Vec::new(),
+            pos: 0,
+            line: 1,
+            eof: false,
+            index: 0,
+            last: None,
+            queue: None,
+        }
+    }
+
+    /// Reads more; false at the end of the input.
+    fn fill(&mut self) -> io::Result<bool> {
+        if self.eof {
+            return Ok(false);
+        }
+        let len = self.buf.len();
+        self.buf.resize(len + CHUNK, 0);
+        let n = loop {
+            match self.reader.read(&mut self.buf[len..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.buf.truncate(len);
+                    return Err(e);
+                }
+            }
+        };
+        self.buf.truncate(len + n);
+        self.eof = n == 0;
+        Ok(n > 0)
+    }
+
+    /// The byte at `i`, reading as far as needed; `None` at the end of the input.
+    fn byte(&mut self, i: usize) -> io::Result<Option<u8>> {
+        while i >= self.buf.len() {
+            if !self.fill()? {
+                return Ok(None);
+            }
+        }
+        Ok(Some(self.buf[i]))
+    }
+
+    /// Moves `pos` to `to`, counting the lines passed.
+    fn advance(&mut self, to: usize) {
+        self.line += self.buf[self.pos..to].iter().filter(|&&b| b == b'\n').count();
+        self.pos = to;
+    }
+
+    /// Past white space; false at the end of the input.
+    fn skip_space(&mut self) -> io::Result<bool> {
+        let mut i = self.pos;
+        loop {
+            match self.byte(i)? {
+                Some(b' ' | b'\t' | b'\n' | b'\r') => i += 1,
+                Some(_) => {
+                    self.advance(i);
+                    return Ok(true);
+                }
+                None => {
+                    self.advance(i);
+                    return Ok(false);
+                }
+            }
+        }
+    }
+
+    /// Where the object or array starting at `start` ends (just past its closing bracket);
+    /// `None` when the input ends first.
+    fn value_end(&mut self, start: usize) -> io::Result<Option<usize>> {
+        let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+        let mut i = start;
+        loop {
+            if i >= self.buf.len() && !self.fill()? {
+                return Ok(None);
+            }
+            // Scan what is buffered; `fill` may move the buffer, so indices only.
+            let end = self.buf.len();
+            while i < end {
+                let c = self.buf[i];
+                i += 1;
+                if in_string {
+                    if escaped {
+                        escaped = false;
+                    } else if c == b'\\' {
+                        escaped = true;
+                    } else if c == b'"' {
+                        in_string = false;
+                    }
+                    continue;
+                }
+                match c {
+                    b'"' => in_string = true,
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            return Ok(Some(i));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// The next document; `None` at the end of the stream.
+    ///
+    /// # Errors
+    /// Reading the input failed.
+    pub fn next_document(&mut self) -> io::Result<Option<StreamDocument<'_>>> {
+        if let Some(queue) = self.queue.as_mut() {
+            let Some((start, end, line)) = queue.next() else {
+                return Ok(None);
+            };
+            self.last = Some((start, line));
+            self.index += 1;
+            return Ok(Some(StreamDocument {
+                index: self.index - 1,
+                line,
+                body: &self.buf[start..end],
+            }));
+        }
+        // What was handed out last is no longer needed (the first document keeps the white
+        // space before it: a stream of one document is one body).
+        if self.index > 0 && self.pos > 0 {
+            self.buf.drain(..self.pos);
+            self.pos = 0;
+        }
+        let leading = self.pos;
+        if !self.skip_space()? {
+            return Ok(None);
+        }
+        let (start, line) = (self.pos, self.line);
+        if !matches!(self.buf[start], b'{' | b'[') {
+            // Scalars and garbage: `split_documents`' splitter decides.
+            self.resplit_from(start, line)?;
+            return self.next_document();
+        }
+        let end = match self.value_end(start)? {
+            Some(end) => end,
+            None => {
+                // Unbalanced: the rest of the stream is one body, and the last.
+                self.resplit_from(start, line)?;
+                return self.next_document();
+            }
+        };
+        self.advance(end);
+        let (mut body_start, mut body_end, mut body_line) = (start, end, line);
+        if self.index == 0 && !self.skip_space()? {
+            // The stream's only document: all of it.
+            (body_start, body_end, body_line) = (leading, self.buf.len(), 1);
+        }
+        self.last = Some((start, line));
+        self.index += 1;
+        Ok(Some(StreamDocument {
+            index: self.index - 1,
+            line: body_line,
+            body: &self.buf[body_start..body_end],
+        }))
+    }
+
+    /// After a document that turned out not to be valid JSON: the rest of the stream, from
+    /// that document on, is split again as [`split_documents`](super::split_documents)
+    /// splits it (a syntax error makes the rest one body), and the next calls hand out those
+    /// documents, the failed one first.
+    ///
+    /// # Errors
+    /// Reading the input failed.
+    pub fn resplit(&mut self) -> io::Result<()> {
+        let Some((start, line)) = self.last else {
+            return Ok(());
+        };
+        self.index -= 1;
+        self.resplit_from(start, line)
+    }
+
+    fn resplit_from(&mut self, start: usize, line: usize) -> io::Result<()> {
+        while self.fill()? {}
+        let whole = self.index == 0;
+        let bytes = &self.buf[if whole { 0 } else { start }..];
+        let base = if whole { 0 } else { start };
+        let mut docs: Vec<RawDocument<'_>> = split_json_values(bytes);
+        if whole {
+            docs = whole_if_single(bytes, docs);
+        }
+        let offset = |d: &RawDocument<'_>| {
+            let b = d.body.as_ref().map_or(&bytes[..0], |b| *b);
+            let s = b.as_ptr() as usize - bytes.as_ptr() as usize;
+            (base + s, base + s + b.len())
+        };
+        let line_base = if whole { 0 } else { line - 1 };
+        let first_line = if whole { 1 } else { line };
+        let ranges: Vec<(usize, usize, usize)> = docs
+            .iter()
+            .map(|d| {
+                let (s, e) = offset(d);
+                // The splitter counts lines from its own start, which is `start`'s line.
+                let l = if whole { d.line } else { line_base + d.line };
+                (s, e, l.max(first_line))
+            })
+            .collect();
+        self.queue = Some(ranges.into_iter());
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that hands out a few bytes at a time, as pipes do.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            let n = self.1.min(self.0.len()).min(out.len());
+            out[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    fn streamed(text: &[u8], step: usize) -> Vec<(usize, usize, Vec<u8>)> {
+        let mut s = JsonStream::new(Trickle(text, step));
+        let mut out = Vec::new();
+        while let Some(d) = s.next_document().unwrap() {
+            out.push((d.index, d.line, d.body.to_vec()));
+        }
+        out
+    }
+
+    fn split(text: &[u8]) -> Vec<(usize, usize, Vec<u8>)> {
+        super::super::split_documents(text, "in")
+            .into_iter()
+            .map(|d| (d.index, d.line, d.body.unwrap().to_vec()))
+            .collect()
+    }
+
+    /// Valid streams split as `split_documents` splits them, whatever the reads' sizes.
+    #[test]
+    fn valid_streams_split_as_split_documents_does() {
+        for text in [
+            &b"{\"a\": 1}"[..],
+            b"  \n {\"a\": \"}]\\\"{\"}\n\n",
+            b"{\"a\": 1}\n{\"b\": [1, {\"c\": \"\\\\\"}]}\n{}\n",
+            b"{\"a\":1}{\"b\":2}   {\"c\":3}",
+            b"{\"a\": 1}\n[1, 2]\n",
+            b"{\"a\": 1} 5 {\"b\": 2}",
+            b"{\"a\": 1}\n{\"b\": tru}\n{\"c\": 3}",
+            b"{\"a\": 1}\n{\"b\": [1}\n",
+            b"{\"a\": 1}\n{\"b\": ",
+            b"{\"a\":\n 1\n}\n\n{\"b\": 2}",
+        ] {
+            for step in [1, 2, 7, 4096] {
+                let got = streamed(text, step);
+                let want = split(text);
+                if got != want {
+                    // Streams with errors differ only until they are re-split.
+                    assert!(
+                        text.windows(3).any(|w| w == b"tru" || w == b"[1}") || text.ends_with(b": "),
+                        "{:?} in steps of {step}: {got:?} vs {want:?}",
+                        String::from_utf8_lossy(text)
+                    );
+                }
+            }
+        }
+    }
+
+    /// After a document fails to decode, re-splitting gives what `split_documents` gives
+    /// from there on.
+    #[test]
+    fn resplitting_after_a_broken_document() {
+        let text = b"{\"a\": 1}\n{\"b\": tru}\n{\"c\": 3}";
+        let mut s = JsonStream::new(&text[..]);
+        assert_eq!(s.next_document().unwrap().unwrap().body, b"{\"a\": 1}");
+        assert_eq!(s.next_document().unwrap().unwrap().body, b"{\"b\": tru}");
+        s.resplit().unwrap();
+        let d = s.next_document().unwrap().unwrap();
+        assert_eq!((d.index, d.line, d.body), (1, 2, &b"{\"b\": tru}\n{\"c\": 3}"[..]));
+        assert!(s.next_document().unwrap().is_none());
+        let want = split(text);
+        assert_eq!(
+            (want[1].0, want[1].1, &want[1].2[..]),
+            (1, 2, &b"{\"b\": tru}\n{\"c\": 3}"[..])
+        );
+    }
+}
