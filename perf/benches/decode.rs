@@ -134,7 +134,30 @@ fn variants(c: &mut Criterion) {
             .map(|d| f(std::str::from_utf8(d).unwrap()).into_bytes())
             .collect()
     };
-    let nulls = with(&|d| d.replacen("\"spec\":{", "\"spec\":{\"paused\":null,\"serviceAccountName\":null,\"image\":null,", 1));
+    // Every `paused`, `replicas` and `image` set to null: defaults replace the first two, the
+    // third is dropped.
+    let nulls = with(&|d| {
+        let mut out = String::with_capacity(d.len());
+        let mut rest = d;
+        while let Some(at) = ["\"paused\":", "\"replicas\":", "\"image\":"]
+            .iter()
+            .filter_map(|k| rest.find(k).map(|i| (i, k.len())))
+            .min()
+        {
+            let (i, n) = at;
+            out.push_str(&rest[..i + n]);
+            rest = &rest[i + n..];
+            let end = if rest.starts_with('"') {
+                rest[1..].find('"').map_or(rest.len(), |e| e + 2)
+            } else {
+                rest.find([',', '}']).unwrap_or(rest.len())
+            };
+            out.push_str("null");
+            rest = &rest[end..];
+        }
+        out.push_str(rest);
+        out
+    });
     let repeats = with(&|d| d.replacen("\"spec\":{", "\"spec\":{\"replicas\":7,\"paused\":true,", 1));
     let embedded = with(&|d| {
         d.replacen(

@@ -94,33 +94,54 @@ pub fn try_request_bytes<R: Resolve + ?Sized>(
     if !track {
         return Some(DecodeReport::default());
     }
-    if options.field_validation == FieldValidation::Strict && !root.unknown.is_empty() {
+    let walk::Root {
+        metadata,
+        pruned,
+        embedded,
+    } = root;
+    if options.field_validation == FieldValidation::Strict
+        && !(metadata.is_empty() && pruned.is_empty() && embedded.is_empty())
+    {
         // The rejection is the `Value` path's to write.
         out.truncate(start);
         return None;
     }
     // The warnings are the unknown fields' strict errors, each text once (as
     // `message::warnings` keeps them; distinct paths can print alike, `a.b` and `a` > `b`).
-    let mut warnings = Vec::with_capacity(root.unknown.len());
-    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    let few = root.unknown.len() <= 16;
-    for (i, p) in root.unknown.iter().enumerate() {
-        let repeat = if few {
-            root.unknown[..i].contains(p)
-        } else {
-            !seen.insert(p)
-        };
-        if !repeat {
-            let mut w = String::with_capacity(p.len() + 16);
-            w.push_str("unknown field \"");
-            w.push_str(p);
-            w.push('"');
-            warnings.push(w);
+    // The pruned and embedded lists come sorted: a repeat within one is next to its first.
+    let mut warnings = Vec::with_capacity(metadata.len() + pruned.len() + embedded.len());
+    let mut warn = |p: &str| {
+        let mut w = String::with_capacity(p.len() + 16);
+        w.push_str("unknown field \"");
+        w.push_str(p);
+        w.push('"');
+        warnings.push(w);
+    };
+    // Root metadata reports at most 100 fields.
+    let mut meta_sorted: Vec<&String> = metadata.iter().collect();
+    meta_sorted.sort_unstable();
+    let in_meta = |p: &String| meta_sorted.binary_search(&p).is_ok();
+    for (i, p) in metadata.iter().enumerate() {
+        if !metadata[..i].contains(p) {
+            warn(p);
         }
     }
+    for (i, p) in pruned.iter().enumerate() {
+        if (i == 0 || pruned[i - 1] != *p) && !in_meta(p) {
+            warn(p);
+        }
+    }
+    for (i, p) in embedded.iter().enumerate() {
+        if (i == 0 || embedded[i - 1] != *p) && !in_meta(p) && pruned.binary_search(p).is_err() {
+            warn(p);
+        }
+    }
+    let mut unknown_fields = metadata;
+    unknown_fields.extend(pruned);
+    unknown_fields.extend(embedded);
     Some(DecodeReport {
         warnings,
-        unknown_fields: root.unknown,
+        unknown_fields,
         duplicate_fields: Vec::new(),
     })
 }

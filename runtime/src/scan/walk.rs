@@ -9,7 +9,7 @@ use serde_json::Map;
 
 use kstruct_schema::go::{format_float_json, write_string};
 
-use super::plan::{Child, Embedded, Plan};
+use super::plan::{Child, Embedded, Node, Plan};
 use super::text;
 use crate::json;
 use crate::objectmeta::{self, GetOptions};
@@ -89,9 +89,12 @@ enum Seg<'a> {
 
 /// What the walk of a root object found besides the bytes.
 pub(super) struct Root {
-    /// Unknown fields: root metadata's, then pruned fields' in byte order, then embedded
-    /// resources' metadata's in byte order.
-    pub unknown: Vec<String>,
+    /// Unknown fields of root metadata, in the round trip's order.
+    pub metadata: Vec<String>,
+    /// Pruned fields, in byte order.
+    pub pruned: Vec<String>,
+    /// Unknown fields of embedded resources' metadata, in byte order.
+    pub embedded: Vec<String>,
 }
 
 /// One walk over one body.
@@ -99,7 +102,9 @@ pub(super) struct Walker<'a, 'o> {
     pub input: &'a [u8],
     pub pos: usize,
     pub out: &'o mut Vec<u8>,
-    plan: Option<&'a Plan>,
+    /// The plan's nodes (none until the root's apiVersion and kind resolve it) and root.
+    nodes: &'a [Node],
+    root: Option<u32>,
     pub track: bool,
     pub depth: usize,
     pub entries: Vec<Entry<'a>>,
@@ -138,7 +143,8 @@ impl<'a, 'o> Walker<'a, 'o> {
             input,
             pos: 0,
             out,
-            plan: None,
+            nodes: &[],
+            root: None,
             track,
             depth: 0,
             entries: recycle(buffers.entries),
@@ -205,19 +211,17 @@ impl<'a, 'o> Walker<'a, 'o> {
                     if std::str::from_utf8(key).is_ok_and(json::folds_to_type_meta) {
                         return Err(Bail);
                     }
-                    if self.plan.is_none() {
-                        self.plan = Some(
-                            match (&api_version, &kind) {
-                                (Some(v), Some(k)) => resolve(v, k),
-                                _ => {
-                                    let (v, k) = self.look_ahead(api_version.clone(), kind.clone())?;
-                                    resolve(&v, &k)
-                                }
+                    if self.root.is_none() {
+                        let plan = match (&api_version, &kind) {
+                            (Some(v), Some(k)) => resolve(v, k),
+                            _ => {
+                                let (v, k) = self.look_ahead(api_version.clone(), kind.clone())?;
+                                resolve(&v, &k)
                             }
-                            .ok_or(Bail)?,
-                        );
+                        };
+                        self.resolved(plan.ok_or(Bail)?);
                     }
-                    let member = self.classify(Mode::Node(self.plan()?.root, false), key);
+                    let member = self.classify(Mode::Node(self.root_node()?, false), key);
                     self.member(obj_start, key, member, &mut present)?;
                 }
             }
@@ -238,25 +242,27 @@ impl<'a, 'o> Walker<'a, 'o> {
         if self.pos != self.input.len() {
             return Err(Bail);
         }
-        if self.plan.is_none() {
+        if self.root.is_none() {
             let (Some(v), Some(k)) = (&api_version, &kind) else {
                 return Err(Bail);
             };
-            self.plan = Some(resolve(v, k).ok_or(Bail)?);
+            self.resolved(resolve(v, k).ok_or(Bail)?);
         }
         let mut unknown = meta_unknown.unwrap_or_default();
         if let Some((start, end)) = metadata {
             unknown = self.metadata(obj_start, start, end)?;
         }
-        self.defaults(self.plan()?.root, present, base, obj_start)?;
+        self.defaults(self.root_node()?, present, base, obj_start)?;
         self.close_object(base, obj_start)?;
         let mut pruned = std::mem::take(&mut self.unknown);
         pruned.sort();
-        unknown.append(&mut pruned);
         let mut embedded = std::mem::take(&mut self.embedded_unknown);
         embedded.sort();
-        unknown.append(&mut embedded);
-        Ok(Root { unknown })
+        Ok(Root {
+            metadata: unknown,
+            pruned,
+            embedded,
+        })
     }
 
     /// The root's `apiVersion` and `kind`, read ahead from the current member on (after
@@ -352,8 +358,18 @@ impl<'a, 'o> Walker<'a, 'o> {
         Ok(s)
     }
 
-    fn plan(&self) -> R<&'a Plan> {
-        self.plan.ok_or(Bail)
+    fn resolved(&mut self, plan: &'a Plan) {
+        self.nodes = &plan.nodes;
+        self.root = Some(plan.root);
+    }
+
+    fn root_node(&self) -> R<u32> {
+        self.root.ok_or(Bail)
+    }
+
+    #[inline]
+    fn node(&self, n: u32) -> R<&'a Node> {
+        self.nodes.get(n as usize).ok_or(Bail)
     }
 
     #[inline]
@@ -407,10 +423,9 @@ impl<'a, 'o> Walker<'a, 'o> {
             Mode::Keep => (Member::Walk(Mode::Keep, false), None),
             Mode::NoSchema => (Member::Drop, None),
             Mode::Node(n, forced) => {
-                let Some(plan) = self.plan else {
+                let Ok(node) = self.node(n) else {
                     return (Member::Drop, None);
                 };
-                let node = plan.node(n);
                 if let Some(i) = node.find(key) {
                     let p = &node.props[i];
                     return (Member::Walk(Mode::Node(p.node, false), false), Some((i, &p.label)));
@@ -499,7 +514,7 @@ impl<'a, 'o> Walker<'a, 'o> {
         if let Mode::Node(c, _) = mode
             && self.peek() == Some(b'n')
         {
-            let node = self.plan()?.node(c);
+            let node = self.node(c)?;
             if !node.nullable {
                 self.literal(b"null")?;
                 let Some(d) = &node.default else {
@@ -590,7 +605,7 @@ impl<'a, 'o> Walker<'a, 'o> {
         match self.peek() {
             Some(b'{') => {
                 let embedded = match mode {
-                    Mode::Node(n, _) => self.plan()?.node(n).embedded,
+                    Mode::Node(n, _) => self.node(n)?.embedded,
                     _ => Embedded::No,
                 };
                 match embedded {
@@ -677,8 +692,7 @@ impl<'a, 'o> Walker<'a, 'o> {
 
     /// Appends the defaults of node `n`'s properties that the object lacks.
     fn defaults(&mut self, n: u32, present: u64, base: usize, obj_start: usize) -> R<()> {
-        let plan = self.plan()?;
-        let node = plan.node(n);
+        let node = self.node(n)?;
         for &i in node.defaulted.iter() {
             let p = &node.props[i as usize];
             let here = if i < 64 {
@@ -745,7 +759,7 @@ impl<'a, 'o> Walker<'a, 'o> {
         }
         let elements = match mode {
             Mode::Node(n, forced) => {
-                let node = self.plan()?.node(n);
+                let node = self.node(n)?;
                 let preserve = node.preserve || forced;
                 match node.items {
                     Child::Node(i) => Mode::Node(i, preserve),
@@ -767,7 +781,7 @@ impl<'a, 'o> Walker<'a, 'o> {
             if let Mode::Node(c, _) = elements
                 && self.peek() == Some(b'n')
             {
-                let node = self.plan()?.node(c);
+                let node = self.node(c)?;
                 if !node.nullable {
                     self.literal(b"null")?;
                     let d = node.default.as_deref().unwrap_or(b"null");
