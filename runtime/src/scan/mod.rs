@@ -18,6 +18,8 @@
 mod export;
 mod meta;
 mod plan;
+mod scalars;
+mod skip;
 mod text;
 mod walk;
 

@@ -1,0 +1,141 @@
+//! Scalars as Go writes them: strings escaped as its encoder escapes them (copied as they
+//! are when nothing needs escaping), numbers in the API server's int64/float64 model.
+
+use kstruct_schema::go::{format_float_json, write_string};
+
+use super::text;
+use super::walk::{Bail, R, Walker};
+use crate::json;
+
+impl Walker<'_, '_> {
+    /// A string literal's text.
+    pub(super) fn read_string(&mut self) -> R<String> {
+        if self.peek() != Some(b'"') {
+            return Err(Bail);
+        }
+        let (s, end) = json::string_at(self.input, self.pos).map_err(|_| Bail)?;
+        self.pos = end;
+        Ok(s)
+    }
+
+    /// Copies a string, escaped as Go escapes it.
+    #[inline]
+    pub(super) fn string(&mut self) -> R<()> {
+        let b = self.input;
+        let start = self.pos + 1;
+        let (i, special) = text::run(b, start);
+        if b.get(i) == Some(&b'"') {
+            let span = &b[start..i];
+            if !special {
+                self.out.push(b'"');
+                self.out.extend_from_slice(span);
+                self.out.push(b'"');
+                self.pos = i + 1;
+                return Ok(());
+            }
+            if let Ok(s) = std::str::from_utf8(span) {
+                write_string(self.out, s);
+                self.pos = i + 1;
+                return Ok(());
+            }
+        }
+        // Escapes, control characters, invalid UTF-8: decoded as the reader decodes them.
+        let (s, end) = json::string_at(b, self.pos).map_err(|_| Bail)?;
+        write_string(self.out, &s);
+        self.pos = end;
+        Ok(())
+    }
+
+    pub(super) fn literal(&mut self, word: &[u8]) -> R<()> {
+        if self.input[self.pos..].starts_with(word) {
+            self.pos += word.len();
+            Ok(())
+        } else {
+            Err(Bail)
+        }
+    }
+
+    pub(super) fn copy_literal(&mut self, word: &[u8]) -> R<()> {
+        self.literal(word)?;
+        self.out.extend_from_slice(word);
+        Ok(())
+    }
+
+    /// A number in the API server's model (`int64` when the literal is an integer that fits,
+    /// else `float64`), written as Go writes it when `write` is set.
+    pub(super) fn number(&mut self, write: bool) -> R<()> {
+        let b = self.input;
+        let start = self.pos;
+        let mut i = start;
+        if b.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        let digits = i;
+        match b.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                while let Some(b'0'..=b'9') = b.get(i) {
+                    i += 1;
+                }
+            }
+            _ => return Err(Bail),
+        }
+        let mut integer = true;
+        if b.get(i) == Some(&b'.') {
+            integer = false;
+            i += 1;
+            if !matches!(b.get(i), Some(b'0'..=b'9')) {
+                return Err(Bail);
+            }
+            while let Some(b'0'..=b'9') = b.get(i) {
+                i += 1;
+            }
+        }
+        if let Some(b'e' | b'E') = b.get(i) {
+            integer = false;
+            i += 1;
+            if let Some(b'+' | b'-') = b.get(i) {
+                i += 1;
+            }
+            if !matches!(b.get(i), Some(b'0'..=b'9')) {
+                return Err(Bail);
+            }
+            while let Some(b'0'..=b'9') = b.get(i) {
+                i += 1;
+            }
+        }
+        self.pos = i;
+        let text = &b[start..i];
+        if integer && i - digits <= 18 {
+            // Fits in an int64, and prints as written (but for `-0`).
+            if write {
+                if text == b"-0" {
+                    self.out.push(b'0');
+                } else {
+                    self.out.extend_from_slice(text);
+                }
+            }
+            return Ok(());
+        }
+        // ASCII by construction.
+        let text = std::str::from_utf8(text).map_err(|_| Bail)?;
+        if integer && let Ok(n) = text.parse::<i64>() {
+            if write {
+                self.out.extend_from_slice(n.to_string().as_bytes());
+            }
+            return Ok(());
+        }
+        if !integer && !write && !text.contains(['e', 'E']) {
+            // Finite without an exponent: no range error to find.
+            return Ok(());
+        }
+        let f: f64 = text.parse().map_err(|_| Bail)?;
+        if !f.is_finite() {
+            return Err(Bail);
+        }
+        if write {
+            self.out.extend_from_slice(format_float_json(f).as_bytes());
+        }
+        Ok(())
+    }
+}
