@@ -34,7 +34,7 @@ pub struct DecodeReport {
 }
 
 /// [`request_in`], with the stored object appended to `out` as the API server writes it (see
-/// the [module](self) for the contract). On error nothing is appended.
+/// [`scan`](crate::scan) for the contract). On error nothing is appended.
 ///
 /// An endpoint's form of [`Pipeline::decode_bytes`](crate::Pipeline::decode_bytes) (whose
 /// documentation has an example): for a [`RegisteredCrd`](crate::RegisteredCrd), a

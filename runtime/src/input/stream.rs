@@ -27,7 +27,9 @@ pub struct StreamDocument<'a> {
     pub body: &'a [u8],
 }
 
-/// A JSON stream read document by document (see the [module](self)).
+/// A JSON stream read document by document: each object or array ends where its brackets
+/// close outside strings, and [`resplit`](Self::resplit) hands what follows a document that
+/// is not valid JSON to [`split_documents`](super::split_documents)' own splitter.
 ///
 /// ```
 /// use kstruct::input::JsonStream;

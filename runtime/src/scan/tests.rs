@@ -295,3 +295,27 @@ fn embedded_resources_are_coerced_as_the_value_path_coerces_them() {
         ]
     );
 }
+
+/// Nesting up to the walk's limit, on a thread with a small stack: the walk recurses once
+/// per level, and gives deeper bodies to the `Value` path (which grows its stack).
+#[test]
+fn deep_nesting_fits_a_small_stack() {
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(|| {
+            for depth in [190, 400] {
+                let nested = format!("{}1{}", "[{\"a\":".repeat(depth / 2), "}]".repeat(depth / 2));
+                let body = obj(&format!(
+                    r#", "spec": {{"free": {{"x": {nested}}}, "any": [{nested}]}}"#
+                ));
+                let p = widget();
+                let mut out = Vec::new();
+                let walked =
+                    try_request_bytes(&OneVersion(&p), body.as_bytes(), &opts(FieldValidation::Warn), &mut out);
+                assert_eq!(walked.is_some(), depth < 200, "depth {depth}");
+            }
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}

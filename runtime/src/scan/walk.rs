@@ -498,10 +498,9 @@ impl<'a, 'o> Walker<'a, 'o> {
         Ok(())
     }
 
-    /// A kept member; false when it is a `null` that is dropped.
-    #[inline]
     /// A kept member (`label`: a property's printed key); false when it is a `null` that is
     /// dropped.
+    #[inline]
     fn field(&mut self, obj_start: usize, key: &'a [u8], label: Option<&[u8]>, mode: Mode, entry: bool) -> R<bool> {
         if let Mode::Node(c, _) = mode
             && self.peek() == Some(b'n')
