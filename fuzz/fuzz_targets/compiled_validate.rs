@@ -4,34 +4,25 @@
 //! CRD must give what it gives through a `RegisteredCrd`, byte for byte.
 #![no_main]
 
-use std::sync::LazyLock;
+#[path = "common/widgets.rs"]
+mod widgets;
 
-use kstruct::{DecodeOptions, FieldValidation, Pipeline, RegisteredCrd};
+use kstruct::{DecodeOptions, FieldValidation, Pipeline};
 use libfuzzer_sys::fuzz_target;
-
-mod widgets {
-    include!(concat!(env!("OUT_DIR"), "/widgets.rs"));
-}
-
-static CRD: LazyLock<RegisteredCrd> = LazyLock::new(|| {
-    let mut registry = kstruct::Registry::new();
-    registry.add_yaml(include_str!("../crds/widgets.yaml"), "widgets.yaml").unwrap();
-    let crd = registry.crds()[0].clone();
-    // A schema that does not convert would make every create an `Unservable` error.
-    assert!(matches!(crd.version("v1"), Some(Ok(_))), "the fuzz CRD's schema converts");
-    crd
-});
 
 fn messages(p: &dyn Pipeline, v: &serde_json::Value) -> Vec<String> {
     p.validate(v).into_vec().iter().map(ToString::to_string).collect()
 }
 
 fuzz_target!(|data: &[u8]| {
-    let compiled_crd = widgets::REGISTRY.find("example.com", "Widget").unwrap();
+    let compiled_crd = widgets::compiled::REGISTRY.find("example.com", "Widget").unwrap();
     let compiled = compiled_crd.version("v1").unwrap().unwrap();
-    let interpreted = CRD.version("v1").unwrap().unwrap();
+    let interpreted = widgets::CRD.version("v1").unwrap().unwrap();
     if let Ok(decoded) = kstruct::json::decode(data) {
-        assert_eq!(messages(compiled, &decoded.value), messages(&**interpreted, &decoded.value));
+        assert_eq!(
+            messages(compiled, &decoded.value),
+            messages(&**interpreted, &decoded.value)
+        );
         // Values shaped like the schema reach deeper: the same bytes as the spec.
         let wrapped = serde_json::json!({"spec": decoded.value});
         assert_eq!(messages(compiled, &wrapped), messages(&**interpreted, &wrapped));
@@ -42,7 +33,7 @@ fuzz_target!(|data: &[u8]| {
         ..DecodeOptions::default()
     };
     let a = compiled_crd.decode(data, &options);
-    let b = CRD.decode(data, &options);
+    let b = widgets::CRD.decode(data, &options);
     match (a, b) {
         (Ok(a), Ok(b)) => {
             assert_eq!(a.object, b.object);

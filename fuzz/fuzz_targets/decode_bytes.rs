@@ -4,25 +4,14 @@
 //! fieldValidation mode, with and without validation.
 #![no_main]
 
-use std::sync::LazyLock;
+#[path = "common/widgets.rs"]
+mod widgets;
 
-use kstruct::{DecodeOptions, FieldValidation, RegisteredCrd};
+use kstruct::{DecodeOptions, FieldValidation};
 use libfuzzer_sys::fuzz_target;
 
-mod widgets {
-    include!(concat!(env!("OUT_DIR"), "/widgets.rs"));
-}
-
-static CRD: LazyLock<RegisteredCrd> = LazyLock::new(|| {
-    let mut registry = kstruct::Registry::new();
-    registry.add_yaml(include_str!("../crds/widgets.yaml"), "widgets.yaml").unwrap();
-    let crd = registry.crds()[0].clone();
-    assert!(matches!(crd.version("v1"), Some(Ok(_))), "the fuzz CRD's schema converts");
-    crd
-});
-
 fuzz_target!(|data: &[u8]| {
-    let compiled = widgets::REGISTRY.find("example.com", "Widget").unwrap();
+    let compiled = widgets::compiled::REGISTRY.find("example.com", "Widget").unwrap();
     let pipeline = compiled.version("v1").unwrap().unwrap();
     for field_validation in [FieldValidation::Strict, FieldValidation::Warn, FieldValidation::Ignore] {
         for validate in [false, true] {
@@ -31,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
                 validate,
                 ..DecodeOptions::default()
             };
-            let value_path = kstruct::decode::request(&*CRD, data, &options);
+            let value_path = kstruct::decode::request(&*widgets::CRD, data, &options);
             let mut out = b"prior ".to_vec();
             let bytes_path = kstruct::decode::request_bytes(compiled, data, &options, None, &mut out);
             match (&value_path, bytes_path) {
@@ -50,10 +39,17 @@ fuzz_target!(|data: &[u8]| {
             }
             // A lone pipeline: the same, or the same refusal to validate a create.
             let mut lone = Vec::new();
-            match (pipeline.decode(data, &options), pipeline.decode_bytes(data, &options, &mut lone)) {
+            match (
+                pipeline.decode(data, &options),
+                pipeline.decode_bytes(data, &options, &mut lone),
+            ) {
                 (Ok(d), Ok(_)) => assert_eq!(lone, kstruct::schema::go::marshal_json(&d.object).into_bytes()),
                 (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
-                (a, b) => panic!("lone pipeline: decode ok {} vs decode_bytes ok {}", a.is_ok(), b.is_ok()),
+                (a, b) => panic!(
+                    "lone pipeline: decode ok {} vs decode_bytes ok {}",
+                    a.is_ok(),
+                    b.is_ok()
+                ),
             }
         }
     }

@@ -4,20 +4,11 @@
 //! errors, and a create that passes stored what decoding alone stores, plus what a create adds.
 #![no_main]
 
-use kstruct::{DecodeOptions, Error, FieldValidation, RegisteredCrd};
+#[path = "common/widgets.rs"]
+mod widgets;
+
+use kstruct::{DecodeOptions, Error, FieldValidation};
 use libfuzzer_sys::fuzz_target;
-use std::sync::LazyLock;
-
-const CRD_YAML: &str = include_str!("../crds/widgets.yaml");
-
-static CRD: LazyLock<RegisteredCrd> = LazyLock::new(|| {
-    let mut registry = kstruct::Registry::new();
-    registry.add_yaml(CRD_YAML, "widgets.yaml").unwrap();
-    let crd = registry.crds()[0].clone();
-    // A schema that does not convert would make every create an `Unservable` error.
-    assert!(matches!(crd.version("v1"), Some(Ok(_))), "the fuzz CRD's schema converts");
-    crd
-});
 
 fuzz_target!(|data: &[u8]| {
     let options = |validate| DecodeOptions {
@@ -25,10 +16,10 @@ fuzz_target!(|data: &[u8]| {
         validate,
         ..DecodeOptions::default()
     };
-    let decoded = CRD.decode(data, &options(false));
-    match (decoded, CRD.decode(data, &options(true))) {
+    let decoded = widgets::CRD.decode(data, &options(false));
+    match (decoded, widgets::CRD.decode(data, &options(true))) {
         (Ok(_), Ok(created)) => {
-            // Only objects of the CRD's kind and version are created through its strategy.
+            // Only objects of the widgets::CRD's kind and version are created through its strategy.
             let o = &created.object;
             if o["kind"] == "Widget" && o["apiVersion"] == "example.com/v1" {
                 assert_eq!(o["metadata"]["generation"], 1);
@@ -43,7 +34,10 @@ fuzz_target!(|data: &[u8]| {
                     assert!(r.message.contains(&e.to_string()), "{}", r.message);
                 }
             } else {
-                assert_eq!(r.message, "the namespace of the provided object does not match the namespace sent on the request");
+                assert_eq!(
+                    r.message,
+                    "the namespace of the provided object does not match the namespace sent on the request"
+                );
             }
         }
         (Ok(_), Err(e)) => panic!("unexpected error: {e}"),

@@ -690,6 +690,24 @@ pub(crate) fn string_at(input: &[u8], at: usize) -> Result<(String, usize), Json
     Ok((s, stream.pos))
 }
 
+/// Appends `n` in decimal without going through `fmt` (list indices are written once per
+/// element while paths are tracked).
+pub(crate) fn push_decimal<O: kstruct_schema::go::JsonOut + ?Sized>(out: &mut O, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push_ascii(d);
+    }
+}
+
 /// The path of `key` in the innermost object, below the open containers `parents`, as
 /// sigs.k8s.io/json builds it: the first key as is, later keys after a `.`, indices as `[i]`,
 /// and `.key` after any parent (so a key below an empty key reads `.key`).
@@ -837,6 +855,18 @@ pub fn dispose(v: Value) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn indices_print_as_decimal() {
+        for n in [0, 7, 10, 99, 1_000, 123_456_789, usize::MAX] {
+            let mut out = String::from("x[");
+            push_decimal(&mut out, n);
+            assert_eq!(out, format!("x[{n}"));
+            let mut bytes = b"x[".to_vec();
+            push_decimal(&mut bytes, n);
+            assert_eq!(bytes, format!("x[{n}").into_bytes());
+        }
+    }
 
     #[test]
     fn numbers_follow_the_servers_model() {

@@ -289,23 +289,8 @@ proptest! {
         repeat in any::<bool>(),
     ) {
         use kstruct::{Error, FieldValidation, Pipeline};
-        let schema = from_value(&schema_json).unwrap().unwrap();
-        let pipeline = kstruct::Interpreter::new(Some(schema))
-            .with_resource(kstruct::GroupVersionKind::new("example.com", "v1", "Widget"));
-        let mut obj = Map::new();
-        for (k, v) in extra {
-            obj.insert(k, v);
-        }
-        obj.insert("apiVersion".into(), json!("example.com/v1"));
-        obj.insert("kind".into(), json!("Widget"));
-        obj.insert("metadata".into(), meta);
-        obj.insert("spec".into(), spec);
-        let mut body = go::marshal_json(&Value::Object(obj));
-        if repeat {
-            // Repeat the first field: the later value wins, a duplicate is reported.
-            let first_end = body.find(",\"").unwrap_or(body.len() - 1);
-            body = format!("{},{}", &body[..first_end], &body[1..]);
-        }
+        let (pipeline, obj) = widget(&schema_json, spec, meta, extra);
+        let body = repeat_first(go::marshal_json(&obj), repeat);
         let warn = pipeline.decode(body.as_bytes(), &decode_options(FieldValidation::Warn));
         let ignore = pipeline.decode(body.as_bytes(), &decode_options(FieldValidation::Ignore));
         let strict = pipeline.decode(body.as_bytes(), &decode_options(FieldValidation::Strict));
@@ -358,6 +343,38 @@ proptest! {
             (w, i) => prop_assert!(false, "Warn {:?} but Ignore {:?}", w, i),
         }
     }
+}
+
+/// The interpreter of `schema_json` serving Widget `example.com/v1`, and a Widget with
+/// `spec`, `metadata` and the `extra` fields.
+fn widget(
+    schema_json: &Value,
+    spec: Value,
+    meta: Value,
+    extra: std::collections::BTreeMap<String, Value>,
+) -> (kstruct::Interpreter, Value) {
+    let schema = from_value(schema_json).unwrap().unwrap();
+    let pipeline = kstruct::Interpreter::new(Some(schema)).with_resource(kstruct::GroupVersionKind::new(
+        "example.com",
+        "v1",
+        "Widget",
+    ));
+    let mut obj: Map<String, Value> = extra.into_iter().collect();
+    obj.insert("apiVersion".into(), json!("example.com/v1"));
+    obj.insert("kind".into(), json!("Widget"));
+    obj.insert("metadata".into(), meta);
+    obj.insert("spec".into(), spec);
+    (pipeline, Value::Object(obj))
+}
+
+/// `body` with its first field written again after itself when `repeat` is set: the later
+/// value wins, a duplicate is reported.
+fn repeat_first(body: String, repeat: bool) -> String {
+    if !repeat {
+        return body;
+    }
+    let first_end = body.find(",\"").unwrap_or(body.len() - 1);
+    format!("{},{}", &body[..first_end], &body[1..])
 }
 
 /// The contract of `decode_bytes` (the byte walk where it answers, the `Value` path where it
@@ -427,24 +444,9 @@ proptest! {
         extra in prop::collection::btree_map(key(), value(), 0..3),
         repeat in any::<bool>(),
     ) {
-        let schema = from_value(&schema_json).unwrap().unwrap();
-        let pipeline = kstruct::Interpreter::new(Some(schema))
-            .with_resource(kstruct::GroupVersionKind::new("example.com", "v1", "Widget"));
-        let mut obj = Map::new();
-        for (k, v) in extra {
-            obj.insert(k, v);
-        }
-        obj.insert("apiVersion".into(), json!("example.com/v1"));
-        obj.insert("kind".into(), json!("Widget"));
-        obj.insert("metadata".into(), meta);
-        obj.insert("spec".into(), spec);
-        let obj = Value::Object(obj);
-        for mut body in [go::marshal_json(&obj), reversed(&obj)] {
-            if repeat {
-                let first_end = body.find(",\"").unwrap_or(body.len() - 1);
-                body = format!("{},{}", &body[..first_end], &body[1..]);
-            }
-            bytes_agree(&pipeline, body.as_bytes())?;
+        let (pipeline, obj) = widget(&schema_json, spec, meta, extra);
+        for body in [go::marshal_json(&obj), reversed(&obj)] {
+            bytes_agree(&pipeline, repeat_first(body, repeat).as_bytes())?;
         }
     }
 }

@@ -10,7 +10,7 @@ use kstruct::{DecodeOptions, Decoded, Error, FieldValidation, Interpreter, Pipel
 use serde_json::json;
 
 use super::Outcome;
-use crate::inputs::write_line;
+use crate::inputs::{open_input, read_head, write_line};
 use crate::schemas::{CrdRef, note_crd_default_pruning, read_bare_schema, read_crds};
 
 /// What the objects are decoded with.
@@ -280,33 +280,6 @@ pub fn run_with(endpoint: &Endpoint, args: Mode, inputs: &[PathBuf]) -> Result<O
     out.flush().map_err(|e| e.to_string())?;
     run.messages.flush().map_err(|e| e.to_string())?;
     Ok(if run.failed { Outcome::Findings } else { Outcome::Clean })
-}
-
-/// An input by its path (`-`: standard input), with its name for messages.
-fn open_input(path: &std::path::Path) -> Result<(String, Box<dyn Read>), String> {
-    if path.as_os_str() == "-" {
-        return Ok(("<stdin>".to_string(), Box::new(std::io::stdin())));
-    }
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok((path.display().to_string(), Box::new(file)))
-}
-
-/// The start of an input: up to its first byte that is not white space (and what came in
-/// the same read), or all of it when there is none.
-fn read_head(reader: &mut dyn Read) -> std::io::Result<Vec<u8>> {
-    let mut head = Vec::new();
-    let mut chunk = [0u8; 8192];
-    loop {
-        let n = match reader.read(&mut chunk) {
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        head.extend_from_slice(&chunk[..n]);
-        if n == 0 || head.iter().any(|b| !b.is_ascii_whitespace()) {
-            return Ok(head);
-        }
-    }
 }
 
 /// One decode run: the endpoint, the options, the output buffer reused for every document.

@@ -15,6 +15,16 @@ pub(super) fn parse_error(e: &JsonError) -> String {
     format!("couldn't get version/kind; json parse error: {}", e.message)
 }
 
+/// The strict error for an unknown field at `path`: `unknown field "<path>"` (as `format!`,
+/// without its machinery: bodies may have thousands of unknown fields).
+pub(crate) fn unknown_field(path: &str) -> String {
+    let mut e = String::with_capacity(path.len() + 16);
+    e.push_str("unknown field \"");
+    e.push_str(path);
+    e.push('"');
+    e
+}
+
 /// `runtime.NewStrictDecodingError(errs).Error()`.
 pub(super) fn strict_decoding_error(errors: &[String]) -> String {
     format!("strict decoding error: {}", errors.join(", "))

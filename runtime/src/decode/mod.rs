@@ -315,14 +315,7 @@ pub fn request_in<R: Resolve + ?Sized>(
     };
     let mut stage = decode(target, body, options.format, mode)?.map_err(Error::Rejected)?;
     let mut errors = std::mem::take(&mut stage.strict_errors);
-    errors.extend(stage.unknown_fields.iter().map(|p| {
-        // As `format!`, without its machinery: bodies may have thousands of unknown fields.
-        let mut e = String::with_capacity(p.len() + 16);
-        e.push_str("unknown field \"");
-        e.push_str(p);
-        e.push('"');
-        e
-    }));
+    errors.extend(stage.unknown_fields.iter().map(|p| message::unknown_field(p)));
     if options.field_validation == FieldValidation::Strict && !errors.is_empty() {
         dispose(stage.object);
         let cause = message::strict_decoding_error(&errors);

@@ -10,7 +10,7 @@
 
 use std::io::{self, Read};
 
-use super::{RawDocument, split_json_values, whole_if_single};
+use super::{split_json_stream, split_json_values};
 
 /// How much is read at a time.
 const CHUNK: usize = 64 * 1024;
@@ -241,27 +241,22 @@ impl<R: Read> JsonStream<R> {
 
     fn resplit_from(&mut self, start: usize, line: usize) -> io::Result<()> {
         while self.fill()? {}
-        let whole = self.index == 0;
-        let bytes = &self.buf[if whole { 0 } else { start }..];
-        let base = if whole { 0 } else { start };
-        let mut docs: Vec<RawDocument<'_>> = split_json_values(bytes);
-        if whole {
-            docs = whole_if_single(bytes, docs);
-        }
-        let offset = |d: &RawDocument<'_>| {
-            let b = d.body.as_ref().map_or(&bytes[..0], |b| *b);
-            let s = b.as_ptr() as usize - bytes.as_ptr() as usize;
-            (base + s, base + s + b.len())
+        // From the stream's start (nothing dropped yet) when no document was handed out: a
+        // stream of one document is then one body.
+        let (base, line_base) = if self.index == 0 { (0, 0) } else { (start, line - 1) };
+        let bytes = &self.buf[base..];
+        let docs = if self.index == 0 {
+            split_json_stream(bytes)
+        } else {
+            split_json_values(bytes)
         };
-        let line_base = if whole { 0 } else { line - 1 };
-        let first_line = if whole { 1 } else { line };
         let ranges: Vec<(usize, usize, usize)> = docs
             .iter()
             .map(|d| {
-                let (s, e) = offset(d);
-                // The splitter counts lines from its own start, which is `start`'s line.
-                let l = if whole { d.line } else { line_base + d.line };
-                (s, e, l.max(first_line))
+                let body = d.body.as_ref().map_or(&bytes[..0], |b| *b);
+                let s = base + (body.as_ptr() as usize - bytes.as_ptr() as usize);
+                // The splitter counts lines from its own start.
+                (s, s + body.len(), line_base + d.line)
             })
             .collect();
         self.queue = Some(ranges.into_iter());

@@ -4,6 +4,8 @@ use serde_json::Value;
 
 use kstruct_schema::Structural;
 
+use crate::json::push_decimal;
+
 /// `apiVersion`, `kind` and `metadata`: kept untouched in resources and embedded resources.
 pub(crate) fn is_meta_field(k: &str) -> bool {
     matches!(k, "apiVersion" | "kind" | "metadata")
@@ -42,22 +44,6 @@ pub struct Pruner {
     path: String,
     depth: usize,
     unknown: Vec<String>,
-}
-
-/// Appends `n` in decimal without going through `fmt` (list indices are written once per
-/// element while paths are tracked).
-fn push_decimal(out: &mut String, mut n: usize) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend(digits[at..].iter().map(|&d| d as char));
 }
 
 /// Where a [`Pruner`] was before it stepped into a field or element; [`Pruner::back`]
@@ -307,19 +293,5 @@ impl Pruner {
                 _ => {}
             },
         )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::push_decimal;
-
-    #[test]
-    fn indices_print_as_decimal() {
-        for n in [0, 7, 10, 99, 1_000, 123_456_789, usize::MAX] {
-            let mut out = String::from("x[");
-            push_decimal(&mut out, n);
-            assert_eq!(out, format!("x[{n}"));
-        }
     }
 }

@@ -309,11 +309,7 @@ impl<'a> Walker<'a, '_> {
                 }
             }
         }
-        let keys = &mut self.entries[base..];
-        keys.sort_unstable_by(Entry::cmp);
-        let repeated = keys.windows(2).any(|w| w[0].same_key(&w[1]));
-        self.entries.truncate(base);
-        if repeated && self.track {
+        if self.repeated_since(base) && self.track {
             return Err(Bail);
         }
         let [api_version, kind, name, uid] = &strings;
@@ -367,27 +363,15 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
-    /// An integer literal that fits in an `int64`.
+    /// An integer literal that fits in an `int64` (`1.0` and `1e3` decode too, but rarely
+    /// come: the `Value` path takes them).
     fn int_literal(&mut self) -> R<i64> {
-        let b = self.input;
         let start = self.pos;
-        let mut i = start;
-        if b.get(i) == Some(&b'-') {
-            i += 1;
-        }
-        while let Some(b'0'..=b'9') = b.get(i) {
-            i += 1;
-        }
-        if matches!(b.get(i), Some(b'.' | b'e' | b'E')) {
+        self.number(false)?;
+        let text = std::str::from_utf8(&self.input[start..self.pos]).map_err(|_| Bail)?;
+        if text.contains(['.', 'e', 'E']) {
             return Err(Bail);
         }
-        let text = std::str::from_utf8(&b[start..i]).map_err(|_| Bail)?;
-        // Leading zeros are a syntax error the `Value` path reports.
-        if text.trim_start_matches('-').starts_with('0') && text.trim_start_matches('-').len() > 1 {
-            return Err(Bail);
-        }
-        let n = text.parse().map_err(|_| Bail)?;
-        self.pos = i;
-        Ok(n)
+        text.parse().map_err(|_| Bail)
     }
 }

@@ -29,7 +29,7 @@ pub use plan::Plan;
 pub use plan::{Child, Embedded, Node, Prop};
 
 use crate::Pipeline;
-use crate::decode::{BodyFormat, DecodeOptions, DecodeReport, FieldValidation, Resolve, Selected};
+use crate::decode::{BodyFormat, DecodeOptions, DecodeReport, FieldValidation, Resolve, Selected, message};
 
 /// The walk alone: [`decode::request_bytes`](crate::decode::request_bytes)'s answer for
 /// `body` when the walk gives it, with the object appended to `out`; `None`, with nothing
@@ -112,13 +112,7 @@ pub fn try_request_bytes<R: Resolve + ?Sized>(
     // `message::warnings` keeps them; distinct paths can print alike, `a.b` and `a` > `b`).
     // The pruned and embedded lists come sorted: a repeat within one is next to its first.
     let mut warnings = Vec::with_capacity(metadata.len() + pruned.len() + embedded.len());
-    let mut warn = |p: &str| {
-        let mut w = String::with_capacity(p.len() + 16);
-        w.push_str("unknown field \"");
-        w.push_str(p);
-        w.push('"');
-        warnings.push(w);
-    };
+    let mut warn = |p: &str| warnings.push(message::unknown_field(p));
     // Root metadata reports at most 100 fields.
     let mut meta_sorted: Vec<&String> = metadata.iter().collect();
     meta_sorted.sort_unstable();

@@ -222,9 +222,8 @@ fn add(nodes: &mut Vec<Node>, s: &Structural) -> u32 {
 }
 
 impl Prop {
-    /// A property held as static data by generated code: its key, its node, its default
-    /// member (`"key":default`) if it has one. Its label is `member`'s start, or printed from
-    /// `key` when that needs no escape.
+    /// A property held as static data by generated code: its key, its label (`"key":` as Go
+    /// escapes it), its node, and its default member (`"key":default`) if it has one.
     pub const fn new(key: &'static [u8], label: &'static [u8], node: u32, member: Option<&'static [u8]>) -> Prop {
         Prop {
             key: Cow::Borrowed(key),

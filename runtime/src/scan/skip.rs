@@ -27,36 +27,15 @@ impl Walker<'_, '_> {
                             let key = self.key()?;
                             self.entries.push(Entry::new(key, 0, 0));
                         } else {
-                            self.skip_string()?;
-                            self.ws();
-                            if self.peek() != Some(b':') {
-                                return Err(Bail);
-                            }
-                            self.pos += 1;
-                            self.ws();
+                            self.skip_key()?;
                         }
                         self.skip(dups)?;
-                        self.ws();
-                        match self.peek() {
-                            Some(b',') => {
-                                self.pos += 1;
-                                self.ws();
-                            }
-                            Some(b'}') => {
-                                self.pos += 1;
-                                break;
-                            }
-                            _ => return Err(Bail),
+                        if !self.next_member(b'}')? {
+                            break;
                         }
                     }
-                    if dups {
-                        let keys = &mut self.entries[base..];
-                        keys.sort_unstable_by(Entry::cmp);
-                        let repeated = keys.windows(2).any(|w| w[0].same_key(&w[1]));
-                        self.entries.truncate(base);
-                        if repeated {
-                            return Err(Bail);
-                        }
+                    if dups && self.repeated_since(base) {
+                        return Err(Bail);
                     }
                 }
                 self.depth -= 1;
@@ -71,17 +50,8 @@ impl Walker<'_, '_> {
                 } else {
                     loop {
                         self.skip(dups)?;
-                        self.ws();
-                        match self.peek() {
-                            Some(b',') => {
-                                self.pos += 1;
-                                self.ws();
-                            }
-                            Some(b']') => {
-                                self.pos += 1;
-                                break;
-                            }
-                            _ => return Err(Bail),
+                        if !self.next_member(b']')? {
+                            break;
                         }
                     }
                 }

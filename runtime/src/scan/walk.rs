@@ -13,7 +13,7 @@ use kstruct_schema::go::write_string;
 
 use super::plan::{Child, Embedded, Node, Plan};
 use super::text;
-use crate::json;
+use crate::json::{self, push_decimal};
 use crate::objectmeta::{self, GetOptions};
 
 /// The walker leaves this body to the `Value` path.
@@ -182,14 +182,9 @@ impl<'a, 'o> Walker<'a, 'o> {
             match key {
                 b"apiVersion" | b"kind" => {
                     let slot = if key == b"kind" { &mut kind } else { &mut api_version };
-                    if slot.is_some() || self.peek() != Some(b'"') {
-                        return Err(Bail);
-                    }
-                    let (text, end) = json::string_at(self.input, self.pos).map_err(|_| Bail)?;
-                    self.pos = end;
+                    let text = self.type_meta(slot)?;
                     let start = self.begin_member(obj_start, key);
-                    write_string(self.out, &text);
-                    *slot = Some(text);
+                    write_string(self.out, text);
                     self.entries.push(Entry::new(key, start, self.out.len()));
                 }
                 b"metadata" => {
@@ -227,17 +222,8 @@ impl<'a, 'o> Walker<'a, 'o> {
                     self.member(obj_start, key, member, &mut present)?;
                 }
             }
-            self.ws();
-            match self.peek() {
-                Some(b',') => {
-                    self.pos += 1;
-                    self.ws();
-                }
-                Some(b'}') => {
-                    self.pos += 1;
-                    break;
-                }
-                _ => return Err(Bail),
+            if !self.next_member(b'}')? {
+                break;
             }
         }
         self.ws();
@@ -283,26 +269,29 @@ impl<'a, 'o> Walker<'a, 'o> {
                 _ => break,
             }
             let key = self.key()?;
-            let slot = match key {
-                b"apiVersion" => &mut api_version,
-                b"kind" => &mut kind,
+            match key {
+                b"apiVersion" => self.type_meta(&mut api_version)?,
+                b"kind" => self.type_meta(&mut kind)?,
                 _ => {
                     self.skip(false)?;
                     continue;
                 }
             };
-            if slot.is_some() || self.peek() != Some(b'"') {
-                return Err(Bail);
-            }
-            let (text, end) = json::string_at(self.input, self.pos).map_err(|_| Bail)?;
-            self.pos = end;
-            *slot = Some(text);
         }
         self.pos = back;
         match (api_version, kind) {
             (Some(v), Some(k)) => Ok((v, k)),
             _ => Err(Bail),
         }
+    }
+
+    /// The root's `apiVersion` or `kind`, read into its `slot` (which must be empty: the
+    /// pre-parse's reading of repeats is the `Value` path's); a string, or the `Value` path.
+    fn type_meta<'s>(&mut self, slot: &'s mut Option<String>) -> R<&'s str> {
+        if slot.is_some() {
+            return Err(Bail);
+        }
+        Ok(slot.insert(self.read_string()?))
     }
 
     /// The root metadata (the value at `input[start..end]`), round-tripped through ObjectMeta
@@ -535,12 +524,19 @@ impl<'a, 'o> Walker<'a, 'o> {
         Ok(true)
     }
 
-    /// Records the pruned field `key` of the current object, with its path as the pruner
-    /// writes it (`spec.ports[0].name`).
-    fn report(&mut self, key: &[u8]) -> R<()> {
+    /// Where the walk is, as a path: as the pruner writes it (`spec.byName.a.items[0]`), or,
+    /// with `coercer`, as the coercer does (`spec.byName[a].items[0]`, an empty property as
+    /// `[]`). Keys beyond ASCII were checked as UTF-8 when read.
+    fn path_text(&self, coercer: bool) -> Vec<u8> {
         let mut p = Vec::with_capacity(64);
         for (i, seg) in self.path.iter().enumerate() {
             match *seg {
+                Seg::Key([]) if coercer => p.extend_from_slice(b"[]"),
+                Seg::Entry(k) if coercer => {
+                    p.push(b'[');
+                    p.extend_from_slice(k);
+                    p.push(b']');
+                }
                 Seg::Key(k) | Seg::Entry(k) => {
                     if i > 0 {
                         p.push(b'.');
@@ -554,41 +550,25 @@ impl<'a, 'o> Walker<'a, 'o> {
                 }
             }
         }
+        p
+    }
+
+    /// Records the pruned field `key` of the current object, with its path as the pruner
+    /// writes it (`spec.ports[0].name`).
+    fn report(&mut self, key: &[u8]) -> R<()> {
+        let mut p = self.path_text(false);
         if !self.path.is_empty() {
             p.push(b'.');
         }
         p.extend_from_slice(key);
-        // Keys beyond ASCII were checked as UTF-8 when read.
         self.unknown.push(String::from_utf8(p).map_err(|_| Bail)?);
         Ok(())
     }
 
-    /// Where the walk is, as the coercer writes paths (`spec.byName[a].items[0]`): the prefix
-    /// of an embedded resource's unknown metadata fields.
+    /// Where the walk is, as the coercer writes paths: the prefix of an embedded resource's
+    /// unknown metadata fields.
     pub(super) fn coerce_path(&self) -> R<String> {
-        let mut p = Vec::with_capacity(64);
-        for (i, seg) in self.path.iter().enumerate() {
-            match *seg {
-                Seg::Key([]) => p.extend_from_slice(b"[]"),
-                Seg::Key(k) => {
-                    if i > 0 {
-                        p.push(b'.');
-                    }
-                    p.extend_from_slice(k);
-                }
-                Seg::Entry(k) => {
-                    p.push(b'[');
-                    p.extend_from_slice(k);
-                    p.push(b']');
-                }
-                Seg::Index(n) => {
-                    p.push(b'[');
-                    push_decimal(&mut p, n);
-                    p.push(b']');
-                }
-            }
-        }
-        String::from_utf8(p).map_err(|_| Bail)
+        String::from_utf8(self.path_text(true)).map_err(|_| Bail)
     }
 
     /// A value, written as the API server writes it after treating it as `mode`.
@@ -641,17 +621,8 @@ impl<'a, 'o> Walker<'a, 'o> {
                 } else {
                     self.member(obj_start, key, member, &mut present)?;
                 }
-                self.ws();
-                match self.peek() {
-                    Some(b',') => {
-                        self.pos += 1;
-                        self.ws();
-                    }
-                    Some(b'}') => {
-                        self.pos += 1;
-                        break;
-                    }
-                    _ => return Err(Bail),
+                if !self.next_member(b'}')? {
+                    break;
                 }
             }
         }
@@ -707,6 +678,16 @@ impl<'a, 'o> Walker<'a, 'o> {
             self.entries.push(Entry::new(&p.key, start, self.out.len()));
         }
         Ok(())
+    }
+
+    /// Whether the keys read into the entries since `base` repeat one another; the entries are
+    /// dropped.
+    pub(super) fn repeated_since(&mut self, base: usize) -> bool {
+        let keys = &mut self.entries[base..];
+        keys.sort_unstable_by(Entry::cmp);
+        let repeated = keys.windows(2).any(|w| w[0].same_key(&w[1]));
+        self.entries.truncate(base);
+        repeated
     }
 
     /// Puts the members written since `obj_start` in key order (the last of repeated keys
@@ -787,17 +768,8 @@ impl<'a, 'o> Walker<'a, 'o> {
                 self.path.pop();
             }
             index += 1;
-            self.ws();
-            match self.peek() {
-                Some(b',') => {
-                    self.pos += 1;
-                    self.ws();
-                }
-                Some(b']') => {
-                    self.pos += 1;
-                    break;
-                }
-                _ => return Err(Bail),
+            if !self.next_member(b']')? {
+                break;
             }
         }
         self.out.push(b']');
@@ -815,19 +787,4 @@ impl Drop for Walker<'_, '_> {
         };
         BUFFERS.with(|b| *b.borrow_mut() = buffers);
     }
-}
-
-/// Appends `n` in decimal.
-fn push_decimal(out: &mut Vec<u8>, mut n: usize) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
 }
