@@ -1,7 +1,8 @@
-//! The bytes contract on arbitrary bodies: `decode_bytes` of the compiled pipeline and
-//! `request_bytes` of the interpreted CRD append exactly `marshal_json` of `decode`'s object,
-//! with the same report, or fail with the same error and append nothing, in every
-//! fieldValidation mode, with and without validation.
+//! The walk's contracts on arbitrary bodies, in every fieldValidation mode, with and without
+//! validation: `request_bytes` of the compiled CRD appends exactly `marshal_json` of the
+//! `Value` path's object (`request_by_value` of the interpreted CRD), with the same report,
+//! or fails with the same error and appends nothing; `request` (the walk to a `Value`, by the
+//! compiled and the interpreted CRD) gives the `Value` path's answer.
 #![no_main]
 
 #[path = "common/widgets.rs"]
@@ -20,7 +21,17 @@ fuzz_target!(|data: &[u8]| {
                 validate,
                 ..DecodeOptions::default()
             };
-            let value_path = kstruct::decode::request(&*widgets::CRD, data, &options);
+            let value_path = kstruct::decode::request_by_value(&*widgets::CRD, data, &options, None);
+            for walked in [
+                kstruct::decode::request(compiled, data, &options),
+                kstruct::decode::request(&*widgets::CRD, data, &options),
+            ] {
+                match (&value_path, walked) {
+                    (Ok(a), Ok(b)) => assert_eq!(*a, b),
+                    (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+                    (a, b) => panic!("value path ok {} vs walk to a Value ok {}", a.is_ok(), b.is_ok()),
+                }
+            }
             let mut out = b"prior ".to_vec();
             let bytes_path = kstruct::decode::request_bytes(compiled, data, &options, None, &mut out);
             match (&value_path, bytes_path) {

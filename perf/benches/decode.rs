@@ -49,8 +49,8 @@ fn group<'c>(c: &'c mut Criterion, name: &str, docs: &[&[u8]]) -> BenchmarkGroup
     g
 }
 
-/// The `Value` path (decode, then print) and the byte walk (`request_bytes`), by `who`, for
-/// each document with the endpoint `pick` gives it.
+/// Decoding to a `Value` (by the `Value` path, the specification, and by the walk) and to
+/// bytes (`request_bytes`), by `who`, for each document with its endpoint.
 fn paths<'a, R: Resolve + ?Sized + 'a>(
     g: &mut BenchmarkGroup<'_, WallTime>,
     who: &str,
@@ -60,11 +60,17 @@ fn paths<'a, R: Resolve + ?Sized + 'a>(
     for (mode, fv) in MODES {
         let opts = options(fv);
         if value_path {
-            g.bench_function(format!("{who}: Value path, decode + print, {mode}"), |b| {
+            g.bench_function(format!("{who}: decode by the Value path, {mode}"), |b| {
                 b.iter(|| {
                     for (r, d) in docs {
-                        let o = kstruct::decode::request(*r, d, &opts).unwrap();
-                        black_box(kstruct::schema::go::marshal_json(&o.object));
+                        black_box(kstruct::decode::request_by_value(*r, d, &opts, None).unwrap());
+                    }
+                })
+            });
+            g.bench_function(format!("{who}: decode (the walk to a Value), {mode}"), |b| {
+                b.iter(|| {
+                    for (r, d) in docs {
+                        black_box(kstruct::decode::request(*r, d, &opts).unwrap());
                     }
                 })
             });

@@ -8,7 +8,10 @@
 //! Workloads: `small` (2,000 objects of ~2.5 KB), `large` (100 of ~61 KB). Paths: `none`
 //! (setup only: subtract it), `serde` (serde_json bytes -> Value -> bytes, the baseline),
 //! `bytes-ignore`, `bytes-warn` (compiled `decode_bytes`), `walk-ignore`, `walk-warn` (the
-//! byte walk, `kstruct::scan`, by the interpreter's plan; it must answer every document).
+//! byte walk, `kstruct::scan`, by the interpreter's plan; it must answer every document);
+//! decoding to a `Value`: `spec-ignore`, `spec-compiled-ignore` (the `Value` path by the
+//! interpreter, by compiled code), `value-interpreter-ignore`, `value-ignore`, `value-warn`
+//! (`decode`: the walk to a `Value`, by the interpreter's plan, by compiled code).
 
 use kstruct::{DecodeOptions, FieldValidation, Pipeline, RegisteredCrd};
 use kstruct_perf::{CRD, objects, workloads};
@@ -16,7 +19,9 @@ use kstruct_perf::{CRD, objects, workloads};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let [_, workload, path] = &args[..] else {
-        eprintln!("usage: counts small|large none|serde|bytes-ignore|bytes-warn|walk-ignore|walk-warn");
+        eprintln!(
+            "usage: counts small|large none|serde|bytes-ignore|bytes-warn|walk-ignore|walk-warn|spec-ignore|spec-compiled-ignore|value-interpreter-ignore|value-ignore|value-warn"
+        );
         std::process::exit(2);
     };
     let docs = match workload.as_str() {
@@ -51,6 +56,26 @@ fn main() {
                 };
                 let report = kstruct::scan::try_request_bytes(&interpreted, d, &opts, &mut out);
                 std::hint::black_box(report.expect("walked"));
+            }
+            "spec-ignore" | "spec-compiled-ignore" | "value-ignore" | "value-warn" | "value-interpreter-ignore" => {
+                let field_validation = if path == "value-warn" {
+                    FieldValidation::Warn
+                } else {
+                    FieldValidation::Ignore
+                };
+                let opts = DecodeOptions {
+                    field_validation,
+                    ..DecodeOptions::default()
+                };
+                let decoded = match path.as_str() {
+                    "spec-ignore" => kstruct::decode::request_by_value(&interpreted, d, &opts, None),
+                    "spec-compiled-ignore" => {
+                        kstruct::decode::request_by_value(&kstruct::decode::OneVersion(compiled), d, &opts, None)
+                    }
+                    "value-interpreter-ignore" => kstruct::decode::request(&interpreted, d, &opts),
+                    _ => compiled.decode(d, &opts),
+                };
+                std::hint::black_box(decoded.unwrap());
             }
             mode => {
                 let field_validation = if mode == "bytes-warn" {

@@ -130,8 +130,8 @@ fn pipeline_decode_results(p: &dyn Pipeline, body: &[u8]) -> Value {
     decode_all(|opts| p.decode(body, opts), || p.decode_storage(body))
 }
 
-/// The contract of `decode_bytes`: in every mode, the bytes are the printed object of
-/// `decode`, with the same report or the same error.
+/// The contract of `decode_bytes`: in every mode, the bytes are the printed object of the
+/// `Value` path, with the same report or the same error; `decode` is the `Value` path's answer.
 fn bytes_as_printed(p: &dyn Pipeline, body: &[u8]) {
     for field_validation in [FieldValidation::Strict, FieldValidation::Warn, FieldValidation::Ignore] {
         let opts = DecodeOptions {
@@ -139,7 +139,14 @@ fn bytes_as_printed(p: &dyn Pipeline, body: &[u8]) {
             ..DecodeOptions::default()
         };
         let mut out = b"kept ".to_vec();
-        match (p.decode_bytes(body, &opts, &mut out), p.decode(body, &opts)) {
+        let spec = kstruct::decode::request_by_value(&kstruct::decode::OneVersion(p), body, &opts, None);
+        // `decode` (the walk to a `Value` where it answers) is the `Value` path's answer.
+        match (p.decode(body, &opts), &spec) {
+            (Ok(a), Ok(b)) => assert_eq!(&a, b, "{field_validation:?}"),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+            (a, b) => panic!("decode {a:?} vs the Value path {b:?}"),
+        }
+        match (p.decode_bytes(body, &opts, &mut out), spec) {
             (Ok(report), Ok(decoded)) => {
                 let printed = format!("kept {}", kstruct::schema::go::marshal_json(&decoded.object));
                 assert_eq!(String::from_utf8(out).unwrap(), printed, "{field_validation:?}");

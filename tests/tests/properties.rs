@@ -378,14 +378,21 @@ fn repeat_first(body: String, repeat: bool) -> String {
 }
 
 /// The contract of `decode_bytes` (the byte walk where it answers, the `Value` path where it
-/// does not): in every mode, the bytes are the printed object of `decode`, with the same
-/// reports, or both fail alike.
+/// does not): in every mode, the bytes are the printed object of the `Value` path, with the
+/// same reports, or both fail alike; and `decode` gives the `Value` path's answer.
 fn bytes_agree(p: &dyn kstruct::Pipeline, body: &[u8]) -> Result<(), TestCaseError> {
     use kstruct::FieldValidation;
     for mode in [FieldValidation::Strict, FieldValidation::Warn, FieldValidation::Ignore] {
         let opts = decode_options(mode);
         let mut out = Vec::new();
-        match (p.decode_bytes(body, &opts, &mut out), p.decode(body, &opts)) {
+        let spec = kstruct::decode::request_by_value(&kstruct::decode::OneVersion(p), body, &opts, None);
+        // `decode` (the walk to a `Value` where it answers) is the `Value` path's answer.
+        match (p.decode(body, &opts), &spec) {
+            (Ok(a), Ok(b)) => prop_assert_eq!(&a, b, "{:?}", mode),
+            (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string()),
+            (a, b) => prop_assert!(false, "{:?}: decode {:?}, Value path {:?}", mode, a, b),
+        }
+        match (p.decode_bytes(body, &opts, &mut out), spec) {
             (Ok(r), Ok(d)) => {
                 prop_assert_eq!(
                     String::from_utf8(out).unwrap(),

@@ -1,6 +1,7 @@
 //! The byte walk ([`kstruct::scan`]) on the corpus: every body it answers must give the
 //! reference's object and reports (../shared/conformance/corpus-decode*.jsonl), and the bytes
-//! of kstruct's `Value` path; the bodies it leaves must be the ones it is meant to leave.
+//! of kstruct's `Value` path; the bodies it leaves must be the ones it is meant to leave. The
+//! walk to a `Value` must give the `Value` path's `Decoded`.
 
 use kstruct::schema::go::{marshal_json, write_string};
 use kstruct::{DecodeOptions, FieldValidation};
@@ -45,7 +46,7 @@ fn check(file: &str, mode: FieldValidation) {
     let lines = read_jsonl(&shared.join("conformance").join(file));
     let mut crds = CrdCache::new(&shared);
     let mut tally = Tally::new(&format!("scan {file} ({mode:?})"));
-    let (mut answered, mut left, mut compiled_walked) = (0, 0, 0);
+    let (mut answered, mut left, mut compiled_walked, mut valued) = (0, 0, 0, 0);
     let options = DecodeOptions {
         field_validation: mode,
         ..DecodeOptions::default()
@@ -76,9 +77,23 @@ fn check(file: &str, mode: FieldValidation) {
                 );
                 compiled_walked += 1;
             }
-            let spec = crd
-                .decode(body.as_bytes(), &options)
+            let spec = kstruct::decode::request_by_value(&*crd, body.as_bytes(), &options, None)
                 .expect("the Value path decodes it");
+            // The walk for a `Value` answers as the `Value` path does, when it answers.
+            match kstruct::scan::try_request_value(&*crd, body.as_bytes(), &options, None) {
+                Some(Ok(v)) => {
+                    valued += 1;
+                    tally.check(
+                        format!("{id} (Value)"),
+                        match v == spec {
+                            true => Ok(()),
+                            false => Err(format!("the walk's Value differs\n   got: {v:?}\n  want: {spec:?}")),
+                        },
+                    );
+                }
+                Some(Err(e)) => tally.check(format!("{id} (Value)"), Err(format!("the walk's Value fails: {e}"))),
+                None => {}
+            }
             let text = String::from_utf8(out).expect("UTF-8");
             let result = if text != marshal_json(&spec.object) {
                 Err(format!("bytes differ from the Value path's\n   got: {text}"))
@@ -99,7 +114,7 @@ fn check(file: &str, mode: FieldValidation) {
         }
     }
     kstruct_tests::announce(&format!(
-        "scan {file} ({mode:?}): {answered} bodies walked ({compiled_walked} also by compiled plans), {left} left to the Value path"
+        "scan {file} ({mode:?}): {answered} bodies walked ({compiled_walked} also by compiled plans, {valued} also to a Value), {left} left to the Value path"
     ));
     tally.finish();
     // The walk is the common path: the corpus must overwhelmingly take it.
@@ -108,6 +123,10 @@ fn check(file: &str, mode: FieldValidation) {
             answered * 10 >= (answered + left) * 9,
             "only {answered} of {} walked",
             answered + left
+        );
+        assert!(
+            valued * 10 >= answered * 9,
+            "only {valued} of {answered} walked to a Value"
         );
     }
 }

@@ -10,17 +10,20 @@
 //!   escaped), invalid UTF-8 already replaced by U+FFFD, integers as written and other numbers
 //!   in Go's float64 spelling (`1e+21`, `0.000001`);
 //! - they equal, byte for byte, [`marshal_json`] of the [`Decoded::object`] that
-//!   [`request_in`] gives for the same body, options and namespace;
-//! - warnings, unknown and duplicate field paths, and errors are exactly [`request_in`]'s.
+//!   [`request_by_value`] (the specification) gives for the same body, options and namespace;
+//! - warnings, unknown and duplicate field paths, and errors are exactly its.
 
 use kstruct_schema::go::write_json;
 
-use super::{DecodeOptions, Resolve, request_in};
+use super::{DecodeOptions, Resolve, request_by_value};
 use crate::Error;
 use crate::json::dispose;
 
 #[cfg(doc)]
-use {super::Decoded, kstruct_schema::go::marshal_json};
+use {
+    super::{Decoded, request_in},
+    kstruct_schema::go::marshal_json,
+};
 
 /// What a decode to bytes reports besides the bytes (see [`Decoded`] for each field).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -52,7 +55,7 @@ pub fn request_bytes<R: Resolve + ?Sized>(
     if let Some(report) = crate::scan::try_request_bytes(target, body, options, out) {
         return Ok(report);
     }
-    let decoded = request_in(target, body, options, namespace)?;
+    let decoded = request_by_value(target, body, options, namespace)?;
     // Written straight into the caller's buffer (kept, with its capacity, for the next
     // document) when what it holds is text, as it is when it is reused for output.
     match String::from_utf8(std::mem::take(out)) {

@@ -281,6 +281,10 @@ pub enum Selected<'a, P: ?Sized> {
 
 /// Decodes a request body through the API server's write path.
 ///
+/// A JSON body of a served version is walked once ([`scan::try_request_value`](crate::scan::try_request_value)): what the
+/// schema prunes is skipped, never allocated, and the object is built from the stored bytes.
+/// Anything else takes [`request_by_value`]; both give the same answer.
+///
 /// # Errors
 /// [`Error::Rejected`] when the API server would reject the body (syntax errors, missing
 /// kind, malformed metadata, and under fieldValidation `Strict` any duplicate or unknown
@@ -297,6 +301,25 @@ pub fn request<R: Resolve + ?Sized>(target: &R, body: &[u8], options: &DecodeOpt
 /// # Errors
 /// As [`request`].
 pub fn request_in<R: Resolve + ?Sized>(
+    target: &R,
+    body: &[u8],
+    options: &DecodeOptions,
+    namespace: Option<&str>,
+) -> Result<Decoded, Error> {
+    match crate::scan::try_request_value(target, body, options, namespace) {
+        Some(answer) => answer,
+        None => request_by_value(target, body, options, namespace),
+    }
+}
+
+/// [`request_in`] by the `Value` path alone: the body read whole into a `Value`, then pruned,
+/// coerced and defaulted in place. This is the specification the [byte walk](crate::scan)
+/// is checked against; [`request_in`] takes the walk when it can (the same answer, without
+/// allocating what the schema prunes).
+///
+/// # Errors
+/// As [`request`].
+pub fn request_by_value<R: Resolve + ?Sized>(
     target: &R,
     body: &[u8],
     options: &DecodeOptions,
@@ -356,7 +379,11 @@ pub fn request_in<R: Resolve + ?Sized>(
 
 /// What a create does after decoding (see [`DecodeOptions::validate`]); the strategy's
 /// warnings when it passes.
-fn create<R: Resolve + ?Sized>(target: &R, object: &mut Value, namespace: Option<&str>) -> Result<Vec<String>, Error> {
+pub(crate) fn create<R: Resolve + ?Sized>(
+    target: &R,
+    object: &mut Value,
+    namespace: Option<&str>,
+) -> Result<Vec<String>, Error> {
     let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
     let (kind, api_version) = (text(object, "kind"), text(object, "apiVersion"));
     let Ok((group, version)) = crate::parse_group_version(&api_version) else {
@@ -511,8 +538,9 @@ fn decode<'a, R: Resolve + ?Sized>(
 }
 
 /// A [`Pipeline`] as an endpoint: a CRD with that one version (or, without
-/// [`Pipeline::resource`], whatever object comes).
-pub(crate) struct OneVersion<'a, P: ?Sized>(pub &'a P);
+/// [`Pipeline::resource`], whatever object comes). What [`Pipeline::decode`] decodes with;
+/// wrap a pipeline in it to call this module's functions, e.g. [`request_by_value`].
+pub struct OneVersion<'a, P: ?Sized>(pub &'a P);
 
 impl<P: Pipeline + ?Sized> Resolve for OneVersion<'_, P> {
     type Pipeline = P;

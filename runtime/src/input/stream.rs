@@ -141,18 +141,28 @@ impl<R: Read> JsonStream<R> {
             // Scan what is buffered; `fill` may move the buffer, so indices only.
             let end = self.buf.len();
             while i < end {
-                let c = self.buf[i];
-                i += 1;
                 if in_string {
                     if escaped {
                         escaped = false;
-                    } else if c == b'\\' {
-                        escaped = true;
-                    } else if c == b'"' {
-                        in_string = false;
+                        i += 1;
+                        continue;
                     }
+                    // Strings are most of a document: their plain runs are passed over a
+                    // word at a time.
+                    i = crate::scan::plain_run_end(&self.buf[..end], i);
+                    if i == end {
+                        break;
+                    }
+                    match self.buf[i] {
+                        b'\\' => escaped = true,
+                        b'"' => in_string = false,
+                        _ => {}
+                    }
+                    i += 1;
                     continue;
                 }
+                let c = self.buf[i];
+                i += 1;
                 match c {
                     b'"' => in_string = true,
                     b'{' | b'[' => depth += 1,
@@ -310,6 +320,8 @@ mod tests {
             b"{\"a\": 1}\n{\"b\": [1}\n",
             b"{\"a\": 1}\n{\"b\": ",
             b"{\"a\":\n 1\n}\n\n{\"b\": 2}",
+            // Strings longer than a word, with escapes and brackets at every offset.
+            b"{\"long\": \"abcdefghijklmnop}]\\\"{[qrstuvwxyz0123456789\\\\\"}\n{\"k\": \"\\u00e9\x01\xc3\xa9 }\"}",
         ] {
             for step in [1, 2, 7, 4096] {
                 let got = streamed(text, step);

@@ -11,6 +11,7 @@
 use kstruct_schema::go::write_string;
 
 use super::walk::{Bail, Entry, R, Walker};
+use crate::json::push_decimal;
 use crate::objectmeta::Time;
 
 /// An unknown field of the metadata: `(key, 0, "")` at its top, or `(b"ownerReferences",
@@ -82,15 +83,21 @@ impl<'a> Walker<'a, '_> {
         Ok(unknown
             .into_iter()
             .map(|(key, index, sub)| {
-                let key = String::from_utf8_lossy(key);
-                let at = match prefix {
-                    Some(p) => format!("{p}.metadata"),
-                    None => "metadata".to_string(),
-                };
-                match index {
-                    0 => format!("{at}.{key}"),
-                    i => format!("{at}.{key}[{}].{}", i - 1, String::from_utf8_lossy(sub)),
+                // `<prefix>.metadata.<key>`, or `...<key>[<index>].<sub>` in an owner reference.
+                let mut p = Vec::with_capacity(prefix.map_or(0, |p| p.len() + 1) + 10 + key.len() + sub.len() + 8);
+                if let Some(prefix) = prefix {
+                    p.extend_from_slice(prefix.as_bytes());
+                    p.push(b'.');
                 }
+                p.extend_from_slice(b"metadata.");
+                p.extend_from_slice(key);
+                if index > 0 {
+                    p.push(b'[');
+                    push_decimal(&mut p, index - 1);
+                    p.extend_from_slice(b"].");
+                    p.extend_from_slice(sub);
+                }
+                String::from_utf8(p).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
             })
             .collect())
     }
@@ -146,6 +153,11 @@ impl<'a> Walker<'a, '_> {
         let start = self.begin_member(obj_start, key);
         if t.is_zero() {
             self.out.extend_from_slice(b"null");
+        } else if is_utc_seconds(text.as_bytes()) {
+            // Already as the round trip writes it (the parse checked every field's range).
+            self.out.push(b'"');
+            self.out.extend_from_slice(text.as_bytes());
+            self.out.push(b'"');
         } else {
             write_string(self.out, &t.to_rfc3339_utc());
         }
@@ -374,4 +386,13 @@ impl<'a> Walker<'a, '_> {
         }
         text.parse().map_err(|_| Bail)
     }
+}
+
+/// Whether `t` is written as `YYYY-MM-DDTHH:MM:SSZ`, the form the round trip writes times in.
+fn is_utc_seconds(t: &[u8]) -> bool {
+    const FORM: &[u8; 20] = b"0000-00-00T00:00:00Z";
+    t.len() == FORM.len()
+        && t.iter()
+            .zip(FORM)
+            .all(|(&c, &f)| if f == b'0' { c.is_ascii_digit() } else { c == f })
 }

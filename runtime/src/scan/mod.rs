@@ -21,15 +21,18 @@ mod plan;
 mod scalars;
 mod skip;
 mod text;
+mod value;
 mod walk;
 
 pub use export::PlanWriter;
 pub use plan::Plan;
 #[doc(hidden)]
 pub use plan::{Child, Embedded, Node, Prop};
+pub(crate) use text::stop as plain_run_end;
 
-use crate::Pipeline;
-use crate::decode::{BodyFormat, DecodeOptions, DecodeReport, FieldValidation, Resolve, Selected, message};
+use crate::decode::{BodyFormat, DecodeOptions, DecodeReport, Decoded, FieldValidation, Resolve, Selected, message};
+use crate::json::dispose;
+use crate::{Error, Pipeline};
 
 /// The walk alone: [`decode::request_bytes`](crate::decode::request_bytes)'s answer for
 /// `body` when the walk gives it, with the object appended to `out`; `None`, with nothing
@@ -67,9 +70,84 @@ pub fn try_request_bytes<R: Resolve + ?Sized>(
     options: &DecodeOptions,
     out: &mut Vec<u8>,
 ) -> Option<DecodeReport> {
-    if options.validate
-        || options.format.resolve(body) != BodyFormat::Json
-        || options.max_body_size.is_some_and(|limit| body.len() > limit)
+    if options.validate {
+        return None;
+    }
+    walk(target, body, options, out, false)
+}
+
+/// The walk alone, for a `Value`: [`decode::request_in`](crate::decode::request_in)'s answer
+/// for `body` when the walk gives it; `None` for a body the walk leaves to the `Value` path
+/// ([`decode::request_by_value`](crate::decode::request_by_value)). The object is built from
+/// the walk's output, so what the schema prunes is skipped and never allocated. With
+/// [`DecodeOptions::validate`] the create is then validated as the `Value` path validates it.
+///
+/// ```
+/// use kstruct::{DecodeOptions, RegisteredCrd};
+/// use serde_json::json;
+///
+/// let crd = kstruct::schema::crd::CustomResourceDefinition::from_value(&json!({
+///     "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+///     "metadata": {"name": "widgets.example.com"},
+///     "spec": {"group": "example.com", "scope": "Namespaced",
+///              "names": {"kind": "Widget", "plural": "widgets"},
+///              "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
+///                  "type": "object",
+///                  "properties": {"spec": {"type": "object", "properties": {
+///                      "size": {"type": "integer", "default": 1}}}}}}}]}
+/// })).unwrap();
+/// let crd = RegisteredCrd::new(crd);
+/// let body = br#"{"kind": "Widget", "apiVersion": "example.com/v1", "spec": {"colour": "red"}}"#;
+///
+/// let decoded = kstruct::scan::try_request_value(&crd, body, &DecodeOptions::default(), None).unwrap().unwrap();
+/// assert_eq!(decoded.object, json!({"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"size": 1}}));
+/// assert_eq!(decoded.unknown_fields, ["spec.colour"]);
+/// ```
+pub fn try_request_value<R: Resolve + ?Sized>(
+    target: &R,
+    body: &[u8],
+    options: &DecodeOptions,
+    namespace: Option<&str>,
+) -> Option<Result<Decoded, Error>> {
+    thread_local! {
+        static OUT: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    }
+    let mut out = OUT.take();
+    out.clear();
+    let report = walk(target, body, options, &mut out, true);
+    let object = report.as_ref().and_then(|_| value::read(&out));
+    // A buffer grown by one huge body is not kept for the rest of the thread's life.
+    if out.capacity() <= 1 << 20 {
+        OUT.set(out);
+    }
+    let (mut object, report) = (object?, report?);
+    let mut warnings = report.warnings;
+    if options.validate {
+        match crate::decode::create(target, &mut object, namespace) {
+            Ok(w) => warnings.extend(w),
+            Err(e) => {
+                dispose(object);
+                return Some(Err(e));
+            }
+        }
+    }
+    Some(Ok(Decoded {
+        object,
+        warnings,
+        unknown_fields: report.unknown_fields,
+        duplicate_fields: report.duplicate_fields,
+    }))
+}
+
+/// The walk of `body` into `out`; `exact_numbers` when the output is read back as a `Value`.
+fn walk<R: Resolve + ?Sized>(
+    target: &R,
+    body: &[u8],
+    options: &DecodeOptions,
+    out: &mut Vec<u8>,
+    exact_numbers: bool,
+) -> Option<DecodeReport> {
+    if options.format.resolve(body) != BodyFormat::Json || options.max_body_size.is_some_and(|limit| body.len() > limit)
     {
         return None;
     }
@@ -88,7 +166,11 @@ pub fn try_request_bytes<R: Resolve + ?Sized>(
             _ => None,
         }
     };
-    let walked = walk::Walker::new(body, out, track).root(&mut resolve);
+    let walked = {
+        let mut walker = walk::Walker::new(body, out, track);
+        walker.exact_numbers = exact_numbers;
+        walker.root(&mut resolve)
+    };
     let Ok(root) = walked else {
         out.truncate(start);
         return None;

@@ -134,7 +134,11 @@ impl Walker<'_, '_> {
             return Err(Bail);
         }
         if write {
-            self.out.extend_from_slice(format_float_json(f).as_bytes());
+            let printed = format_float_json(f);
+            if self.exact_numbers && printed.parse::<i64>().is_ok() {
+                return Err(Bail);
+            }
+            self.out.extend_from_slice(printed.as_bytes());
         }
         Ok(())
     }

@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use super::*;
-use crate::decode::{Decoded, OneVersion, request_in};
+use crate::decode::{Decoded, OneVersion, request_by_value};
 use crate::{GroupVersionKind, Interpreter};
 
 fn widget() -> Interpreter {
@@ -63,8 +63,13 @@ fn walk(body: &str, mode: FieldValidation) -> Option<(String, DecodeReport)> {
         return None;
     };
     let text = String::from_utf8(out[5..].to_vec()).expect("UTF-8");
-    let spec: Decoded = request_in(&OneVersion(&p), body.as_bytes(), &opts(mode), None)
+    let spec: Decoded = request_by_value(&OneVersion(&p), body.as_bytes(), &opts(mode), None)
         .unwrap_or_else(|e| panic!("{body}: the walk answered a body the Value path refuses: {e}"));
+    // The walk to a `Value` answers alike, but for floats Go prints as integers.
+    match try_request_value(&OneVersion(&p), body.as_bytes(), &opts(mode), None) {
+        Some(v) => assert_eq!(v.expect("decodes"), spec, "{body} ({mode:?}): the walk's Value"),
+        None => assert!(body.contains(['.', 'e', 'E']), "{body}: the walk to a Value leaves it"),
+    }
     assert_eq!(
         text,
         kstruct_schema::go::marshal_json(&spec.object),
@@ -145,6 +150,17 @@ fn scalars_print_as_go_prints_them() {
         r#", "spec": {"free": {"s": ["<&>", "\u2028x\u2029", "é", "\u00e9\"\\\/\b\f\n\r\t", "\ud800", "\ud83d\ude00", "a\u0000"]}}"#,
     ));
     walked(&obj(r#", "spec": {"free": {"<k>": 1, "é": 2, "e": 3}}"#));
+    // Floats read back as floats; only those Go prints as integers are left to the `Value`
+    // path by the walk to a `Value`.
+    let p = widget();
+    let floats = obj(r#", "spec": {"free": {"n": [1.5, 1e21, 1e-7, 12345678901234567890]}}"#);
+    let decoded = try_request_value(&OneVersion(&p), floats.as_bytes(), &opts(FieldValidation::Ignore), None);
+    let n = &decoded.expect("walked").expect("decodes").object["spec"]["free"]["n"];
+    assert!(n.as_array().unwrap().iter().all(serde_json::Value::is_f64), "{n}");
+    for integral in ["1.0", "1E2", "-0.0"] {
+        let body = obj(&format!(r#", "spec": {{"free": {{"n": {integral}}}}}"#));
+        assert!(try_request_value(&OneVersion(&p), body.as_bytes(), &opts(FieldValidation::Ignore), None).is_none());
+    }
     // Invalid UTF-8 becomes U+FFFD.
     let mut body = obj(r#", "spec": {"name": "aXb"}"#).into_bytes();
     let at = body.iter().position(|&b| b == b'X').unwrap();
@@ -235,6 +251,7 @@ fn metadata_round_trips_as_through_object_meta() {
         r#"{"name": "w", "generation": 3, "deletionGracePeriodSeconds": 0, "uid": "u", "resourceVersion": "7", "selfLink": "/x", "generateName": "w-"}"#,
         r#"{"creationTimestamp": "2024-04-14T19:24:54+02:00", "deletionTimestamp": "2024-04-14T17:24:54.5Z"}"#,
         r#"{"creationTimestamp": "0001-01-01T00:00:00Z", "deletionTimestamp": "0001-01-01T00:00:00Z"}"#,
+        r#"{"creationTimestamp": "2024-04-14T19:24:54Z", "deletionTimestamp": "2024-02-29T00:00:59Z"}"#,
         r#"{"labels": {"b": "1", "a": null, "<": "&"}, "annotations": {"z": "\u00e9\n"}, "finalizers": ["f", null, "a"]}"#,
         r#"{"ownerReferences": [{"uid": "1", "kind": "K", "bogus": [1], "controller": true, "blockOwnerDeletion": false, "zzz": 1}, {"name": "n", "controller": null}, {}]}"#,
         r#"{"zeta": 1, "alpha": {"x": 1}, "ownerReferences": [{"b": 1}, {"a": 1}], "name": "w"}"#,
@@ -260,6 +277,8 @@ fn metadata_round_trips_as_through_object_meta() {
         r#"{"name": 1}"#,
         r#"{"generation": "1"}"#,
         r#"{"creationTimestamp": "yesterday"}"#,
+        r#"{"creationTimestamp": "2023-02-29T00:00:00Z"}"#,
+        r#"{"creationTimestamp": "2024-04-14T24:00:00Z"}"#,
         r#"{"labels": {"a": 1}}"#,
         r#"{"finalizers": "f"}"#,
         r#"{"ownerReferences": [{"controller": "yes"}]}"#,

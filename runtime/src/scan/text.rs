@@ -43,7 +43,7 @@ fn is_stop(c: u8) -> bool {
 
 /// The first `"`, `\` or control character at or after `i` (`b.len()` if none).
 #[inline]
-pub(super) fn stop(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn stop(b: &[u8], mut i: usize) -> usize {
     while let Some(x) = word(b, i) {
         let m = stops(x);
         if m != 0 {

@@ -108,6 +108,9 @@ pub(super) struct Walker<'a, 'o> {
     nodes: &'a [Node],
     root: Option<u32>,
     pub track: bool,
+    /// Set when the output is read back as a `Value` ([`super::value`]): a `float64` that
+    /// Go prints as an integer would read back as an `int64`, so such bodies bail.
+    pub exact_numbers: bool,
     pub depth: usize,
     pub entries: Vec<Entry<'a>>,
     scratch: Vec<u8>,
@@ -148,6 +151,7 @@ impl<'a, 'o> Walker<'a, 'o> {
             nodes: &[],
             root: None,
             track,
+            exact_numbers: false,
             depth: 0,
             entries: recycle(buffers.entries),
             scratch: buffers.scratch,
