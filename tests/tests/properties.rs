@@ -441,8 +441,9 @@ fn reversed(v: &Value) -> String {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, failure_persistence: None, ..ProptestConfig::default() })]
 
-    /// Decoding to bytes (the byte walk) gives the `Value` path's bytes and reports, for
-    /// generated schemas and objects sent in any key order, with repeated fields or not.
+    /// Decoding to bytes (the byte walk) gives the `Value` path's bytes and reports, and
+    /// decoding to a `Value` (the walk, read back) its `Decoded`, for generated schemas and
+    /// objects sent in any key order, with repeated fields or not.
     #[test]
     fn decoding_to_bytes_prints_the_value_path(
         schema_json in schema(),

@@ -94,6 +94,29 @@ fn check(file: &str, mode: FieldValidation) {
                 Some(Err(e)) => tally.check(format!("{id} (Value)"), Err(format!("the walk's Value fails: {e}"))),
                 None => {}
             }
+            // As a create: the walked object validated as the `Value` path's is, with the same
+            // answer, refusals included.
+            let create = DecodeOptions {
+                validate: true,
+                ..options
+            };
+            if let Some(walked) = kstruct::scan::try_request_value(&*crd, body.as_bytes(), &create, None) {
+                let spec = kstruct::decode::request_by_value(&*crd, body.as_bytes(), &create, None);
+                let same = match (&walked, &spec) {
+                    (Ok(a), Ok(b)) => a == b,
+                    (Err(a), Err(b)) => a.to_string() == b.to_string(),
+                    _ => false,
+                };
+                tally.check(
+                    format!("{id} (create)"),
+                    match same {
+                        true => Ok(()),
+                        false => Err(format!(
+                            "the walked create differs\n   got: {walked:?}\n  want: {spec:?}"
+                        )),
+                    },
+                );
+            }
             let text = String::from_utf8(out).expect("UTF-8");
             let result = if text != marshal_json(&spec.object) {
                 Err(format!("bytes differ from the Value path's\n   got: {text}"))
