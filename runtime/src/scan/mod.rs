@@ -4,16 +4,22 @@
 //! repeated keys), non-nullable nulls dropped, defaults written from constants printed once
 //! per schema, objects' keys put in byte order as Go's encoder orders them.
 //!
+//! The same walk gives `decode` its `Value` ([`try_request_value`]): the stored bytes are read
+//! back, so what the schema prunes is never allocated, and a create is then validated on the
+//! object as the `Value` path validates it.
+//!
 //! A [`Plan`] is what the walk reads of a schema. [`Pipeline::scan_plan`] hands it out: the
 //! interpreter builds it once from its schema.
 //!
 //! The walk covers the bodies decoding sees every day: JSON objects of a served CRD version.
-//! Whatever else comes — YAML, syntax errors, a version without a plan, embedded resources,
-//! repeated keys while fieldValidation tracks them, escaped keys, nesting beyond 200 levels,
-//! create validation — goes the `Value` path ([`decode::request_in`](crate::decode::request_in),
-//! the specification), so answers and errors are that path's by construction. The contract
-//! (bytes equal to `marshal_json` of the `Value` path's object, same warnings and paths) is
-//! checked by differential tests over the corpus, property tests and a fuzz target.
+//! Whatever else comes — YAML, syntax errors, a version without a plan, repeated keys while
+//! fieldValidation tracks them, escaped keys, nesting beyond 200 levels, bytes with create
+//! validation, a `Value` holding a float Go prints as an integer — goes the `Value` path
+//! ([`decode::request_by_value`](crate::decode::request_by_value), the specification), so
+//! answers and errors are that path's by construction. The contract (bytes equal to
+//! `marshal_json` of the `Value` path's object, the `Value` equal to its object, same warnings
+//! and paths) is checked by differential tests over the corpus, property tests and a fuzz
+//! target.
 
 mod export;
 mod meta;
