@@ -48,7 +48,9 @@ enum Root {
         /// The schema has CEL rules.
         rules: bool,
         /// Its byte walk's plan: the root's index in the static node array.
-        scan: Option<u32>,
+        /// The root's index in the plans' nodes, and whether the plan's defaults read back as
+        /// they are (see `Plan::value_exact`).
+        scan: Option<(u32, bool)>,
     },
     NoSchema,
     Broken(String),
@@ -63,7 +65,7 @@ fn add_root(graphs: &mut Graphs, schema: Option<Structural>, prune_defaults: boo
     } else {
         None
     };
-    let scan = kstruct::scan::Plan::new(Some(&s)).map(|plan| graphs.scan.add(&plan));
+    let scan = kstruct::scan::Plan::new(Some(&s)).map(|plan| (graphs.scan.add(&plan), plan.value_exact()));
     Root::Node {
         id: graphs.walks.add(&s, ""),
         default_pruning_error,
@@ -484,11 +486,16 @@ fn pipeline_type(
             rules,
             scan,
         } => {
-            let scan = scan.map(|i| {
+            let scan = scan.map(|(i, exact)| {
                 let i = proc_macro2::Literal::u32_unsuffixed(i);
+                let from = if exact {
+                    quote!(from_static)
+                } else {
+                    quote!(from_static_bytes_only)
+                };
                 quote! {
                     fn scan_plan(&self) -> Option<&rt::ScanPlan> {
-                        static PLAN: rt::ScanPlan = rt::ScanPlan::from_static(&#nodes::SCAN_NODES, #i);
+                        static PLAN: rt::ScanPlan = rt::ScanPlan::#from(&#nodes::SCAN_NODES, #i);
                         Some(&PLAN)
                     }
                 }
@@ -582,6 +589,31 @@ fn pipeline_type(
             #body
             #resource
             #preserve
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Config;
+
+    /// A default holding a float Go prints as an integer keeps the plan from the walk to a
+    /// `Value` (its printed form would read back as an integer); other plans are walked.
+    #[test]
+    fn plans_say_whether_their_defaults_read_back() {
+        let generate = |default: serde_json::Value| {
+            let schema = kstruct::schema::convert::from_value(&serde_json::json!({
+                "type": "object",
+                "properties": {"ratio": {"type": "number", "default": default}}}))
+            .unwrap()
+            .unwrap();
+            Config::new().schema("s", &schema).generate().unwrap()
+        };
+        let code = generate(serde_json::json!(1.0));
+        assert!(code.contains("rt::ScanPlan::from_static_bytes_only("), "{code}");
+        for exact in [serde_json::json!(0.5), serde_json::json!(1)] {
+            let code = generate(exact);
+            assert!(code.contains("rt::ScanPlan::from_static("), "{code}");
         }
     }
 }

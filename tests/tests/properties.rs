@@ -451,7 +451,16 @@ proptest! {
         meta in prop_oneof![value(), metadata()],
         extra in prop::collection::btree_map(key(), value(), 0..3),
         repeat in any::<bool>(),
+        // Go prints the first two as integers: they keep the plan from the walk to a `Value`.
+        float_default in prop::option::of(prop_oneof![Just(json!(2.0)), Just(json!(-0.0)), Just(json!(0.5))]),
     ) {
+        let mut schema_json = schema_json;
+        if let Some(d) = float_default
+            && schema_json["type"] == "object"
+            && schema_json.get("additionalProperties").is_none()
+        {
+            schema_json["properties"]["ratio"] = json!({"type": "number", "default": d});
+        }
         let (pipeline, obj) = widget(&schema_json, spec, meta, extra);
         for body in [go::marshal_json(&obj), reversed(&obj)] {
             bytes_agree(&pipeline, repeat_first(body, repeat).as_bytes())?;

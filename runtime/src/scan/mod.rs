@@ -14,7 +14,8 @@
 //! The walk covers the bodies decoding sees every day: JSON objects of a served CRD version.
 //! Whatever else comes — YAML, syntax errors, a version without a plan, repeated keys while
 //! fieldValidation tracks them, escaped keys, nesting beyond 200 levels, bytes with create
-//! validation, a `Value` holding a float Go prints as an integer — goes the `Value` path
+//! validation, a `Value` holding a float Go prints as an integer (from the body, a default or
+//! `managedFields`: see [`Plan::value_exact`]) — goes the `Value` path
 //! ([`decode::request_by_value`](crate::decode::request_by_value), the specification), so
 //! answers and errors are that path's by construction. The contract (bytes equal to
 //! `marshal_json` of the `Value` path's object, the `Value` equal to its object, same warnings
@@ -168,7 +169,7 @@ fn walk<R: Resolve + ?Sized>(
             Selected::Crd {
                 pipeline: Some(p),
                 preserve_unknown_fields: false,
-            } => p.scan_plan(),
+            } => p.scan_plan().filter(|plan| !exact_numbers || plan.value_exact()),
             _ => None,
         }
     };

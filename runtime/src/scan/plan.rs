@@ -17,6 +17,9 @@ use crate::interpreter::default;
 pub struct Plan {
     pub(super) nodes: Cow<'static, [Node]>,
     pub(super) root: u32,
+    /// Whether every default, printed, reads back as the value it is (see
+    /// [`Plan::value_exact`]).
+    pub(super) value_exact: bool,
 }
 
 /// Where a value goes by its key or position.
@@ -138,10 +141,12 @@ impl Plan {
             return None;
         }
         let mut nodes = Vec::new();
-        add(&mut nodes, schema);
+        let mut value_exact = true;
+        add(&mut nodes, schema, &mut value_exact);
         Some(Plan {
             nodes: Cow::Owned(nodes),
             root: 0,
+            value_exact,
         })
     }
 
@@ -151,7 +156,26 @@ impl Plan {
         Plan {
             nodes: Cow::Borrowed(nodes),
             root,
+            value_exact: true,
         }
+    }
+
+    /// [`Plan::from_static`] for a plan that is not [`value_exact`](Plan::value_exact).
+    #[doc(hidden)]
+    pub const fn from_static_bytes_only(nodes: &'static [Node], root: u32) -> Plan {
+        Plan {
+            nodes: Cow::Borrowed(nodes),
+            root,
+            value_exact: false,
+        }
+    }
+
+    /// Whether the walk to a `Value` may use this plan: false when a default holds a `float64`
+    /// that Go prints as an integer (`1.0` prints `1`), which the walk's output would read back
+    /// as an `int64` where the `Value` path inserts the float. Such schemas decode to a `Value`
+    /// by the `Value` path; their bytes are walked all the same.
+    pub fn value_exact(&self) -> bool {
+        self.value_exact
     }
 
     #[inline]
@@ -161,7 +185,8 @@ impl Plan {
 }
 
 /// Adds the nodes of `s` (children after their parent) to `nodes`; the index of its own.
-fn add(nodes: &mut Vec<Node>, s: &Structural) -> u32 {
+/// `exact` is cleared by a default that does not read back as itself.
+fn add(nodes: &mut Vec<Node>, s: &Structural, exact: &mut bool) -> u32 {
     let id = nodes.len() as u32;
     nodes.push(Node {
         props: Cow::Borrowed(&[]),
@@ -178,7 +203,7 @@ fn add(nodes: &mut Vec<Node>, s: &Structural) -> u32 {
             .generic
             .default
             .as_ref()
-            .map(|d| Cow::Owned(defaulted(d, s).into_bytes())),
+            .map(|d| Cow::Owned(defaulted(d, s, exact).into_bytes())),
         defaulted: Cow::Borrowed(&[]),
     });
     // BTreeMap order is byte order: `props` comes out sorted.
@@ -191,26 +216,26 @@ fn add(nodes: &mut Vec<Node>, s: &Structural) -> u32 {
         let member = p.generic.default.as_ref().map(|d| {
             defaulted_props.push(i as u32);
             let mut m = label.clone();
-            m.extend_from_slice(defaulted(d, p).as_bytes());
+            m.extend_from_slice(defaulted(d, p, exact).as_bytes());
             Cow::Owned(m)
         });
         props.push(Prop {
             key: Cow::Owned(k.as_bytes().to_vec()),
             head: head(k.as_bytes()),
             label: Cow::Owned(label),
-            node: add(nodes, p),
+            node: add(nodes, p, exact),
             member,
         });
     }
     let additional = match &s.additional_properties {
         None => Child::Absent,
         Some(ap) => match ap.schema() {
-            Some(a) => Child::Node(add(nodes, a)),
+            Some(a) => Child::Node(add(nodes, a, exact)),
             None => Child::NoSchema,
         },
     };
     let items = match &s.items {
-        Some(i) => Child::Node(add(nodes, i)),
+        Some(i) => Child::Node(add(nodes, i, exact)),
         None => Child::Absent,
     };
     let node = &mut nodes[id as usize];
@@ -251,9 +276,11 @@ fn meta_busy(s: &Structural) -> bool {
     busy
 }
 
-/// A default as it lands in an object: defaulting continues into it.
-fn defaulted(d: &serde_json::Value, s: &Structural) -> String {
+/// A default as it lands in an object (defaulting continues into it), printed; `exact` is
+/// cleared if it does not read back as itself.
+fn defaulted(d: &serde_json::Value, s: &Structural, exact: &mut bool) -> String {
     let mut v = d.clone();
     default(&mut v, Some(s));
+    *exact &= super::value::reads_back(&v);
     marshal_json(&v)
 }

@@ -4,8 +4,11 @@
 //! The bytes are the walk's own: compact, keys unique and in byte order, valid UTF-8. Numbers
 //! read back in the API server's model, as the body's did, with one exception the walk keeps
 //! out of here: a `float64` that Go prints as an integer (`1.0` prints `1`) would read back as
-//! an `int64`, so a walk for a `Value` leaves such bodies to the `Value` path.
+//! an `int64`. So a walk for a `Value` leaves to the `Value` path the bodies holding one, the
+//! schemas whose defaults hold one ([`Plan::value_exact`](super::Plan::value_exact)), and root
+//! metadata holding one (in `managedFields`).
 
+use kstruct_schema::go::format_float_json;
 use serde_json::{Map, Number, Value};
 
 use super::text;
@@ -29,6 +32,25 @@ pub(super) fn read(bytes: &[u8]) -> Option<Value> {
     };
     let v = r.value()?;
     (r.pos == bytes.len()).then_some(v)
+}
+
+/// Whether `v`, printed as Go prints it, reads back as itself: false when it holds a
+/// `float64` that Go prints as an integer.
+pub(super) fn reads_back(v: &Value) -> bool {
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Number(n)
+                if n.is_f64() && n.as_f64().is_some_and(|f| format_float_json(f).parse::<i64>().is_ok()) =>
+            {
+                return false;
+            }
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    true
 }
 
 struct Reader<'a> {

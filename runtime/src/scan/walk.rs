@@ -109,7 +109,9 @@ pub(super) struct Walker<'a, 'o> {
     root: Option<u32>,
     pub track: bool,
     /// Set when the output is read back as a `Value` ([`super::value`]): a `float64` that
-    /// Go prints as an integer would read back as an `int64`, so such bodies bail.
+    /// Go prints as an integer would read back as an `int64`, so the walk bails on one in
+    /// the body or in root metadata (plans whose defaults hold one are not walked to a
+    /// `Value` at all).
     pub exact_numbers: bool,
     pub depth: usize,
     pub entries: Vec<Entry<'a>>,
@@ -315,9 +317,14 @@ impl<'a, 'o> Walker<'a, 'o> {
         let found = objectmeta::get_object_meta(&map, &get).map_err(|_| Bail)?;
         json::dispose(serde_json::Value::Object(map));
         if let Some(meta) = found.meta {
+            let meta = meta.to_value();
+            // `managedFields` keep their `fieldsV1` as written, floats included.
+            if self.exact_numbers && !super::value::reads_back(&meta) {
+                return Err(Bail);
+            }
             let at = self.begin_member(obj_start, b"metadata");
             let mut text = String::new();
-            kstruct_schema::go::write_json(&mut text, &meta.to_value());
+            kstruct_schema::go::write_json(&mut text, &meta);
             self.out.extend_from_slice(text.as_bytes());
             self.entries.push(Entry::new(b"metadata", at, self.out.len()));
         }
