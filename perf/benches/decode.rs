@@ -153,8 +153,8 @@ fn variants(c: &mut Criterion) {
             let (i, n) = at;
             out.push_str(&rest[..i + n]);
             rest = &rest[i + n..];
-            let end = if rest.starts_with('"') {
-                rest[1..].find('"').map_or(rest.len(), |e| e + 2)
+            let end = if let Some(quoted) = rest.strip_prefix('"') {
+                quoted.find('"').map_or(rest.len(), |e| e + 2)
             } else {
                 rest.find([',', '}']).unwrap_or(rest.len())
             };

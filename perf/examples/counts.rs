@@ -11,7 +11,9 @@
 //! byte walk, `kstruct::scan`, by the interpreter's plan; it must answer every document);
 //! decoding to a `Value`: `spec-ignore`, `spec-compiled-ignore` (the `Value` path by the
 //! interpreter, by compiled code), `value-interpreter-ignore`, `value-ignore`, `value-warn`
-//! (`decode`: the walk to a `Value`, by the interpreter's plan, by compiled code).
+//! (`decode`: the walk to a `Value`, by the interpreter's plan, by compiled code); in place on
+//! parsed objects, prune + nulls + default: `inplace-none` (setup: subtract it),
+//! `inplace-compiled`, `inplace-hand` (`kstruct_perf::hand`), `inplace-check` (both agree).
 
 use kstruct::{DecodeOptions, FieldValidation, Pipeline, RegisteredCrd};
 use kstruct_perf::{CRD, objects, workloads};
@@ -35,6 +37,9 @@ fn main() {
         .expect("compiled Workload v1");
     let crd = kstruct::schema::crd::CustomResourceDefinition::from_value(&serde_json::from_str(CRD).unwrap()).unwrap();
     let interpreted = RegisteredCrd::new(crd);
+    if let Some(pass) = path.strip_prefix("inplace-") {
+        return in_place(compiled, &docs, pass);
+    }
     let mut out = Vec::new();
     for d in &docs {
         out.clear();
@@ -91,5 +96,38 @@ fn main() {
             }
         }
         std::hint::black_box(&out);
+    }
+}
+
+/// Prune + nulls + default in place on parsed objects (each pass on a fresh copy): `none`
+/// (the copies alone: subtract it), `compiled` (the pipeline's three passes), `hand`
+/// (`kstruct_perf::hand`, fused by hand), `check` (both on every object, which must agree).
+fn in_place(compiled: &dyn Pipeline, docs: &[Vec<u8>], pass: &str) {
+    use kstruct::PruneOptions;
+    let values: Vec<serde_json::Value> = docs.iter().map(|d| serde_json::from_slice(d).unwrap()).collect();
+    let by_pipeline = |v: &mut serde_json::Value| {
+        let options = PruneOptions {
+            resource_root: true,
+            track_unknown_fields: false,
+        };
+        compiled.prune(v, options);
+        compiled.prune_nulls(v);
+        compiled.default(v);
+    };
+    for v in &values {
+        let mut v = v.clone();
+        match pass {
+            "none" => {}
+            "compiled" => by_pipeline(&mut v),
+            "hand" => kstruct_perf::hand::prune_nulls_default(&mut v),
+            "check" => {
+                let mut by_hand = v.clone();
+                kstruct_perf::hand::prune_nulls_default(&mut by_hand);
+                by_pipeline(&mut v);
+                assert_eq!(by_hand, v, "hand and compiled code disagree");
+            }
+            other => panic!("unknown in-place pass {other}"),
+        }
+        std::hint::black_box(&v);
     }
 }

@@ -1,5 +1,7 @@
 //! The compiled workload CRD and its data, for `benches/decode.rs`.
 
+pub mod hand;
+
 /// The code `build.rs` compiled from the workload's CRD.
 #[allow(missing_docs)]
 pub mod workloads {
