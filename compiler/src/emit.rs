@@ -13,6 +13,8 @@ use quote::{format_ident, quote};
 use crate::graph::{Additional, Graph, Node, NodeId};
 use crate::worklist::{Worklist, by_shape, doc, emit_all, guard_stack};
 
+mod fused;
+
 /// A walk over a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Walk {
@@ -29,6 +31,14 @@ pub enum Walk {
     Default,
     /// Coercing embedded resources.
     Coerce,
+    /// Pruning, dropping nulls and defaulting in one walk: at each node what the three walks
+    /// do there, one after the other (see [`fused`](Emitter::fused)).
+    All,
+    /// [`Walk::All`] at the root of a resource: `apiVersion`, `kind` and `metadata` are not
+    /// pruned.
+    AllResource,
+    /// [`Walk::All`] reached through the `items` of a node that preserves unknown fields.
+    AllSkip,
 }
 
 /// Emits the node functions the roots need.
@@ -58,6 +68,8 @@ impl<'g> Emitter<'g> {
             // Under preserve-unknown-fields the plain walk is the skipping walk.
             Walk::Skip if n.shape.preserve => Walk::Prune,
             Walk::PruneResource if n.shape.embedded => Walk::Prune,
+            Walk::AllSkip if n.shape.preserve => Walk::All,
+            Walk::AllResource if n.shape.embedded => Walk::All,
             w => w,
         };
         let needed = match walk {
@@ -68,6 +80,8 @@ impl<'g> Emitter<'g> {
             Walk::Nulls => n.needs_nulls,
             Walk::Default => n.needs_default,
             Walk::Coerce => n.needs_coerce,
+            Walk::All | Walk::AllSkip => !n.leaf,
+            Walk::AllResource => true,
         };
         if !needed {
             return None;
@@ -110,6 +124,9 @@ impl<'g> Emitter<'g> {
             Walk::Nulls => self.nulls(id),
             Walk::Default => self.default(id),
             Walk::Coerce => self.coerce(id),
+            Walk::All => self.fused(id, n.shape.preserve, false),
+            Walk::AllResource => self.fused(id, n.shape.preserve, true),
+            Walk::AllSkip => self.fused(id, true, false),
         };
         let what = match walk {
             Walk::Prune | Walk::Skip if n.shape.preserve => "Prunes (keeping unknown fields)",
@@ -119,12 +136,16 @@ impl<'g> Emitter<'g> {
             Walk::Nulls => "Drops non-nullable nulls without defaults in",
             Walk::Default => "Defaults",
             Walk::Coerce => "Coerces embedded resources in",
+            Walk::All | Walk::AllSkip => "Prunes, drops non-nullable nulls without defaults in and defaults",
+            Walk::AllResource => "Prunes as a resource root, drops non-nullable nulls without defaults in and defaults",
         };
         let doc = doc(what, &n.first_seen, n.uses);
         // Every few levels a walk makes sure it has stack room for the levels below.
         let body = guard_stack(n.height, body);
         let signature = match walk {
-            Walk::Prune | Walk::PruneResource | Walk::Skip => quote! { (x: &mut Value, cx: &mut rt::Pruner) },
+            Walk::Prune | Walk::PruneResource | Walk::Skip | Walk::All | Walk::AllResource | Walk::AllSkip => {
+                quote! { (x: &mut Value, cx: &mut rt::Pruner) }
+            }
             Walk::Nulls | Walk::Default => quote! { (x: &mut Value) },
             Walk::Coerce => {
                 quote! { (at: &rt::At<'_>, x: &mut Value, cx: &mut rt::Coercer) -> Result<(), rt::FieldError> }
@@ -567,6 +588,9 @@ fn fn_name(walk: Walk, node: NodeId) -> Ident {
         Walk::Nulls => "nulls",
         Walk::Default => "default",
         Walk::Coerce => "coerce",
+        Walk::All => "all",
+        Walk::AllResource => "all_resource",
+        Walk::AllSkip => "all_skip",
     };
     format_ident!("{prefix}_{node}")
 }
@@ -591,9 +615,9 @@ mod tests {
     #[test]
     fn deep_schemas_check_for_stack_room_every_few_levels() {
         let code = Config::new().schema("deep", &chain(40)).generate().unwrap();
-        // Heights 16 and 32 of four walks (prune, nulls, default, value validation) and the
-        // resource-root prune.
-        assert_eq!(code.matches("rt::grow(||").count(), 8, "{code}");
+        // Heights 16 and 32 of five walks (prune, nulls, default, the fused walk, value
+        // validation).
+        assert_eq!(code.matches("rt::grow(||").count(), 10, "{code}");
         let shallow = Config::new().schema("shallow", &chain(15)).generate().unwrap();
         assert!(!shallow.contains("rt::grow"));
     }
@@ -606,8 +630,9 @@ mod tests {
         .unwrap()
         .unwrap();
         let (code, stats) = Config::new().schema("s", &schema).generate_with_stats().unwrap();
-        // Root and {x}; x is a leaf. Walks: root prune, resource prune, nulls; {x} prune, nulls.
-        // Validation tells a and b apart (string and integer x): five checks.
+        // Root and {x}; x is a leaf. Walks: root prune, resource prune, nulls, fused, fused
+        // resource; {x} prune, nulls, fused. Validation tells a and b apart (string and
+        // integer x): five checks.
         assert_eq!(
             (
                 stats.schema_nodes,
@@ -615,7 +640,7 @@ mod tests {
                 stats.validation_nodes,
                 stats.functions
             ),
-            (5, 3, 5, 10),
+            (5, 3, 5, 13),
             "{code}"
         );
         assert!(

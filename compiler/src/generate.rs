@@ -523,6 +523,11 @@ fn pipeline_type(
                 None => quote!(|v, cx| cx.leaf(v)),
             };
             let resource = emitter.request(Walk::PruneResource, *id).map(|f| quote!(#nodes::#f));
+            let all = match emitter.request(Walk::All, *id) {
+                Some(f) => quote!(#nodes::#f),
+                None => quote!(|v, cx| cx.leaf(v)),
+            };
+            let all_resource = emitter.request(Walk::AllResource, *id).map(|f| quote!(#nodes::#f));
             let nulls = match emitter.request(Walk::Nulls, *id) {
                 Some(f) => quote! { fn prune_nulls(&self, value: &mut Value) { #nodes::#f(value) } },
                 None => quote! { fn prune_nulls(&self, _: &mut Value) {} },
@@ -553,6 +558,9 @@ fn pipeline_type(
             quote! {
                 fn prune(&self, value: &mut Value, options: rt::PruneOptions) -> rt::PruneReport {
                     rt::prune(value, options, #walk, #resource)
+                }
+                fn prune_nulls_default(&self, value: &mut Value, options: rt::PruneOptions) -> rt::PruneReport {
+                    rt::prune(value, options, #all, #all_resource)
                 }
                 #validate
                 #nulls

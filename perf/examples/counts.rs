@@ -13,7 +13,8 @@
 //! interpreter, by compiled code), `value-interpreter-ignore`, `value-ignore`, `value-warn`
 //! (`decode`: the walk to a `Value`, by the interpreter's plan, by compiled code); in place on
 //! parsed objects, prune + nulls + default: `inplace-none` (setup: subtract it),
-//! `inplace-compiled`, `inplace-hand` (`kstruct_perf::hand`), `inplace-check` (both agree).
+//! `inplace-compiled`, `inplace-fused`, `inplace-hand` (`kstruct_perf::hand`), `inplace-check`
+//! (all agree).
 
 use kstruct::{DecodeOptions, FieldValidation, Pipeline, RegisteredCrd};
 use kstruct_perf::{CRD, objects, workloads};
@@ -100,8 +101,9 @@ fn main() {
 }
 
 /// Prune + nulls + default in place on parsed objects (each pass on a fresh copy): `none`
-/// (the copies alone: subtract it), `compiled` (the pipeline's three passes), `hand`
-/// (`kstruct_perf::hand`, fused by hand), `check` (both on every object, which must agree).
+/// (the copies alone: subtract it), `compiled` (the pipeline's three passes), `fused`
+/// (`prune_nulls_default`: generated code's one walk), `hand` (`kstruct_perf::hand`, fused by
+/// hand), `check` (all three on every object, which must agree).
 fn in_place(compiled: &dyn Pipeline, docs: &[Vec<u8>], pass: &str) {
     use kstruct::PruneOptions;
     let values: Vec<serde_json::Value> = docs.iter().map(|d| serde_json::from_slice(d).unwrap()).collect();
@@ -119,12 +121,26 @@ fn in_place(compiled: &dyn Pipeline, docs: &[Vec<u8>], pass: &str) {
         match pass {
             "none" => {}
             "compiled" => by_pipeline(&mut v),
+            "fused" => {
+                let options = PruneOptions {
+                    resource_root: true,
+                    track_unknown_fields: false,
+                };
+                compiled.prune_nulls_default(&mut v, options);
+            }
             "hand" => kstruct_perf::hand::prune_nulls_default(&mut v),
             "check" => {
                 let mut by_hand = v.clone();
                 kstruct_perf::hand::prune_nulls_default(&mut by_hand);
+                let mut fused = v.clone();
+                let options = PruneOptions {
+                    resource_root: true,
+                    track_unknown_fields: false,
+                };
+                compiled.prune_nulls_default(&mut fused, options);
                 by_pipeline(&mut v);
                 assert_eq!(by_hand, v, "hand and compiled code disagree");
+                assert_eq!(fused, v, "the fused and the three walks disagree");
             }
             other => panic!("unknown in-place pass {other}"),
         }

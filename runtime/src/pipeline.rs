@@ -125,6 +125,35 @@ pub trait Pipeline: Send + Sync {
         None
     }
 
+    /// [`prune`](Pipeline::prune), then [`prune_nulls`](Pipeline::prune_nulls), then
+    /// [`default`](Pipeline::default): what the API server does to an object's fields, in one
+    /// call. Generated code does the three in one walk over each object; this default runs
+    /// them one after the other.
+    ///
+    /// ```
+    /// use kstruct::{Interpreter, Pipeline, PruneOptions};
+    /// use serde_json::json;
+    ///
+    /// let schema = kstruct::schema::convert::from_value(&json!({"type": "object", "properties": {
+    ///     "spec": {"type": "object", "properties": {
+    ///         "size": {"type": "integer", "default": 1},
+    ///         "name": {"type": "string"}}}}}))
+    /// .unwrap();
+    /// let crd = Interpreter::new(schema);
+    /// let mut obj = json!({"apiVersion": "example.com/v1", "kind": "Widget",
+    ///                      "spec": {"name": null, "colour": "red"}});
+    /// let options = PruneOptions { resource_root: true, track_unknown_fields: true };
+    /// let report = crd.prune_nulls_default(&mut obj, options);
+    /// assert_eq!(obj, json!({"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"size": 1}}));
+    /// assert_eq!(report.unknown_fields, ["spec.colour"]);
+    /// ```
+    fn prune_nulls_default(&self, value: &mut Value, options: PruneOptions) -> PruneReport {
+        let report = self.prune(value, options);
+        self.prune_nulls(value);
+        self.default(value);
+        report
+    }
+
     /// What decoding from bytes to bytes walks by ([`scan`](crate::scan)); `None` (the
     /// default) sends every decode through the `Value` path.
     fn scan_plan(&self) -> Option<&crate::scan::Plan> {

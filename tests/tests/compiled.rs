@@ -35,6 +35,19 @@ fn pipeline_results(p: &dyn Pipeline, input: &Value) -> Value {
         );
         out.insert(name.into(), json!({"object": v, "unknown": report.unknown_fields}));
     }
+    // The three passes at once (fused in generated code, one after the other in the
+    // interpreter's default implementation).
+    for (name, root, track) in [("fused-root", true, true), ("fused-value", false, false)] {
+        let mut v = input.clone();
+        let report = p.prune_nulls_default(
+            &mut v,
+            PruneOptions {
+                resource_root: root,
+                track_unknown_fields: track,
+            },
+        );
+        out.insert(name.into(), json!({"object": v, "unknown": report.unknown_fields}));
+    }
     let mut v = input.clone();
     p.prune_nulls(&mut v);
     out.insert("nulls".into(), v);

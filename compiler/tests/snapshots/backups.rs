@@ -57,6 +57,18 @@ pub mod example_com {
                     super::super::__nodes::prune_resource_15,
                 )
             }
+            fn prune_nulls_default(
+                &self,
+                value: &mut Value,
+                options: rt::PruneOptions,
+            ) -> rt::PruneReport {
+                rt::prune(
+                    value,
+                    options,
+                    super::super::__nodes::all_15,
+                    super::super::__nodes::all_resource_15,
+                )
+            }
             fn validate(&self, value: &Value) -> rt::SchemaErrors {
                 rt::validate(
                     value,
@@ -114,6 +126,18 @@ pub mod example_com {
                     options,
                     super::super::__nodes::prune_16,
                     super::super::__nodes::prune_resource_16,
+                )
+            }
+            fn prune_nulls_default(
+                &self,
+                value: &mut Value,
+                options: rt::PruneOptions,
+            ) -> rt::PruneReport {
+                rt::prune(
+                    value,
+                    options,
+                    super::super::__nodes::all_16,
+                    super::super::__nodes::all_resource_16,
                 )
             }
             fn validate(&self, value: &Value) -> rt::SchemaErrors {
@@ -181,6 +205,27 @@ mod __nodes {
             rt::retain(map, &mut |_, v| !v.is_null());
         }
     }
+    /// Prunes, drops non-nullable nulls without defaults in and defaults `spec.extraLabels`.
+    pub(super) fn all_1(x: &mut Value, cx: &mut rt::Pruner) {
+        match x {
+            Value::Object(map) => {
+                rt::retain(
+                    map,
+                    &mut |k, v| {
+                        if v.is_null() {
+                            return false;
+                        }
+                        cx.leaf_field(k, v);
+                        true
+                    },
+                );
+            }
+            Value::Array(items) => {
+                cx.no_schema_elements(items);
+            }
+            _ => {}
+        }
+    }
     /// Prunes `spec.retention`.
     pub(super) fn prune_6(x: &mut Value, cx: &mut rt::Pruner) {
         match x {
@@ -212,8 +257,64 @@ mod __nodes {
             rt::default_field(map, "keepLast", &DEFAULT_2, false);
         }
     }
+    /// Prunes, drops non-nullable nulls without defaults in and defaults `spec.retention`.
+    pub(super) fn all_6(x: &mut Value, cx: &mut rt::Pruner) {
+        match x {
+            Value::Object(map) => {
+                rt::retain(
+                    map,
+                    &mut |k, v| match k {
+                        "keepDaily" => {
+                            if v.is_null() {
+                                *v = DEFAULT_1.value();
+                            } else {
+                                cx.leaf_field(k, v);
+                            }
+                            true
+                        }
+                        "keepLast" => {
+                            if v.is_null() {
+                                *v = DEFAULT_2.value();
+                            } else {
+                                cx.leaf_field(k, v);
+                            }
+                            true
+                        }
+                        _ => {
+                            cx.unknown(k);
+                            false
+                        }
+                    },
+                );
+                rt::fill_absent(map, "keepDaily", &DEFAULT_1);
+                rt::fill_absent(map, "keepLast", &DEFAULT_2);
+            }
+            Value::Array(items) => {
+                cx.no_schema_elements(items);
+            }
+            _ => {}
+        }
+    }
     /// Prunes `spec.targets[*].paths`.
     pub(super) fn prune_9(x: &mut Value, cx: &mut rt::Pruner) {
+        match x {
+            Value::Object(map) => {
+                rt::retain(
+                    map,
+                    &mut |k, _| {
+                        cx.unknown(k);
+                        false
+                    },
+                );
+            }
+            Value::Array(items) => {
+                cx.leaf_elements(items);
+            }
+            _ => {}
+        }
+    }
+    /// Prunes, drops non-nullable nulls without defaults in and defaults `spec.targets[*].paths`.
+    pub(super) fn all_9(x: &mut Value, cx: &mut rt::Pruner) {
         match x {
             Value::Object(map) => {
                 rt::retain(
@@ -276,6 +377,49 @@ mod __nodes {
             rt::default_field(map, "compression", &DEFAULT_5, false);
         }
     }
+    /// Prunes, drops non-nullable nulls without defaults in and defaults `spec.targets[*]`.
+    pub(super) fn all_10(x: &mut Value, cx: &mut rt::Pruner) {
+        match x {
+            Value::Object(map) => {
+                rt::retain(
+                    map,
+                    &mut |k, v| match k {
+                        "compression" => {
+                            if v.is_null() {
+                                *v = DEFAULT_5.value();
+                            } else {
+                                cx.leaf_field(k, v);
+                            }
+                            true
+                        }
+                        "name" => {
+                            if v.is_null() {
+                                return false;
+                            }
+                            cx.leaf_field(k, v);
+                            true
+                        }
+                        "paths" => {
+                            if v.is_null() {
+                                return false;
+                            }
+                            cx.field(k, v, all_9);
+                            true
+                        }
+                        _ => {
+                            cx.unknown(k);
+                            false
+                        }
+                    },
+                );
+                rt::fill_absent(map, "compression", &DEFAULT_5);
+            }
+            Value::Array(items) => {
+                cx.no_schema_elements(items);
+            }
+            _ => {}
+        }
+    }
     /// Prunes `spec.targets`.
     pub(super) fn prune_11(x: &mut Value, cx: &mut rt::Pruner) {
         match x {
@@ -310,6 +454,24 @@ mod __nodes {
             }
         }
     }
+    /// Prunes, drops non-nullable nulls without defaults in and defaults `spec.targets`.
+    pub(super) fn all_11(x: &mut Value, cx: &mut rt::Pruner) {
+        match x {
+            Value::Object(map) => {
+                rt::retain(
+                    map,
+                    &mut |k, _| {
+                        cx.unknown(k);
+                        false
+                    },
+                );
+            }
+            Value::Array(items) => {
+                cx.elements(items, all_10);
+            }
+            _ => {}
+        }
+    }
     /// Prunes (keeping unknown fields) `spec.template`.
     pub(super) fn prune_12(x: &mut Value, cx: &mut rt::Pruner) {
         let _ = (x, cx);
@@ -324,6 +486,10 @@ mod __nodes {
             return rt::coerce_resource(at, map, cx, &mut |_, _, _, _| Ok(()));
         }
         Ok(())
+    }
+    /// Prunes, drops non-nullable nulls without defaults in and defaults `spec.template`.
+    pub(super) fn all_12(x: &mut Value, cx: &mut rt::Pruner) {
+        let _ = (x, cx);
     }
     /// Prunes `spec`.
     pub(super) fn prune_13(x: &mut Value, cx: &mut rt::Pruner) {
@@ -422,6 +588,90 @@ mod __nodes {
         }
         Ok(())
     }
+    /// Prunes, drops non-nullable nulls without defaults in and defaults `spec`.
+    pub(super) fn all_13(x: &mut Value, cx: &mut rt::Pruner) {
+        match x {
+            Value::Object(map) => {
+                rt::retain(
+                    map,
+                    &mut |k, v| match k {
+                        "extraLabels" => {
+                            if v.is_null() {
+                                return false;
+                            }
+                            cx.field(k, v, all_1);
+                            true
+                        }
+                        "notes" => {
+                            if !v.is_null() {
+                                cx.leaf_field(k, v);
+                            }
+                            true
+                        }
+                        "port" => {
+                            if v.is_null() {
+                                *v = DEFAULT_0.value();
+                            } else {
+                                cx.leaf_field(k, v);
+                            }
+                            true
+                        }
+                        "retention" => {
+                            if v.is_null() {
+                                *v = DEFAULT_3.value();
+                                default_6(v);
+                            } else {
+                                cx.field(k, v, all_6);
+                            }
+                            true
+                        }
+                        "schedule" => {
+                            if v.is_null() {
+                                return false;
+                            }
+                            cx.leaf_field(k, v);
+                            true
+                        }
+                        "suspend" => {
+                            if v.is_null() {
+                                *v = DEFAULT_4.value();
+                            } else {
+                                cx.leaf_field(k, v);
+                            }
+                            true
+                        }
+                        "targets" => {
+                            if v.is_null() {
+                                return false;
+                            }
+                            cx.field(k, v, all_11);
+                            true
+                        }
+                        "template" => {
+                            if v.is_null() {
+                                return false;
+                            }
+                            cx.field(k, v, all_12);
+                            true
+                        }
+                        _ => {
+                            cx.unknown(k);
+                            false
+                        }
+                    },
+                );
+                rt::fill_absent(map, "port", &DEFAULT_0);
+                if let Some(v) = rt::fill_absent(map, "retention", &DEFAULT_3) {
+                    default_6(v);
+                }
+                rt::fill_absent(map, "suspend", &DEFAULT_4);
+            }
+            Value::Array(items) => {
+                cx.no_schema_elements(items);
+            }
+            _ => {}
+        }
+    }
     /// Prunes (keeping unknown fields) `status`.
     pub(super) fn prune_14(x: &mut Value, cx: &mut rt::Pruner) {
         if let Value::Object(map) = x {
@@ -439,6 +689,24 @@ mod __nodes {
                 map,
                 &mut |k, v| match k {
                     "lastRun" => !v.is_null(),
+                    _ => true,
+                },
+            );
+        }
+    }
+    /// Prunes, drops non-nullable nulls without defaults in and defaults `status`.
+    pub(super) fn all_14(x: &mut Value, cx: &mut rt::Pruner) {
+        if let Value::Object(map) = x {
+            rt::retain(
+                map,
+                &mut |k, v| match k {
+                    "lastRun" => {
+                        if v.is_null() {
+                            return false;
+                        }
+                        cx.leaf_field(k, v);
+                        true
+                    }
                     _ => true,
                 },
             );
@@ -554,12 +822,96 @@ mod __nodes {
         }
         Ok(())
     }
+    /// Prunes, drops non-nullable nulls without defaults in and defaults `<root>`.
+    pub(super) fn all_15(x: &mut Value, cx: &mut rt::Pruner) {
+        match x {
+            Value::Object(map) => {
+                rt::retain(
+                    map,
+                    &mut |k, v| match k {
+                        "apiVersion" | "kind" | "metadata" => {
+                            if v.is_null() {
+                                return false;
+                            }
+                            cx.leaf_field(k, v);
+                            true
+                        }
+                        "spec" => {
+                            if v.is_null() {
+                                return false;
+                            }
+                            cx.field(k, v, all_13);
+                            true
+                        }
+                        "status" => {
+                            if v.is_null() {
+                                return false;
+                            }
+                            cx.field(k, v, all_14);
+                            true
+                        }
+                        _ => {
+                            cx.unknown(k);
+                            false
+                        }
+                    },
+                );
+            }
+            Value::Array(items) => {
+                cx.no_schema_elements(items);
+            }
+            _ => {}
+        }
+    }
+    /// Prunes as a resource root, drops non-nullable nulls without defaults in and defaults `<root>`.
+    pub(super) fn all_resource_15(x: &mut Value, cx: &mut rt::Pruner) {
+        match x {
+            Value::Object(map) => {
+                rt::retain(
+                    map,
+                    &mut |k, v| match k {
+                        "apiVersion" | "kind" | "metadata" => !v.is_null(),
+                        "spec" => {
+                            if v.is_null() {
+                                return false;
+                            }
+                            cx.field(k, v, all_13);
+                            true
+                        }
+                        "status" => {
+                            if v.is_null() {
+                                return false;
+                            }
+                            cx.field(k, v, all_14);
+                            true
+                        }
+                        _ => {
+                            cx.unknown(k);
+                            false
+                        }
+                    },
+                );
+            }
+            Value::Array(items) => {
+                cx.no_schema_elements(items);
+            }
+            _ => {}
+        }
+    }
     /// Prunes (keeping unknown fields) `<root>`.
     pub(super) fn prune_16(x: &mut Value, cx: &mut rt::Pruner) {
         let _ = (x, cx);
     }
     /// Prunes, as a resource root, `<root>`.
     pub(super) fn prune_resource_16(x: &mut Value, cx: &mut rt::Pruner) {
+        let _ = (x, cx);
+    }
+    /// Prunes, drops non-nullable nulls without defaults in and defaults `<root>`.
+    pub(super) fn all_16(x: &mut Value, cx: &mut rt::Pruner) {
+        let _ = (x, cx);
+    }
+    /// Prunes as a resource root, drops non-nullable nulls without defaults in and defaults `<root>`.
+    pub(super) fn all_resource_16(x: &mut Value, cx: &mut rt::Pruner) {
         let _ = (x, cx);
     }
     static ENUM_0: rt::Constant = rt::Constant::new("[\"none\",\"gzip\",\"zstd\"]");

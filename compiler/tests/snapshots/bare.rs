@@ -37,6 +37,18 @@ pub mod schemas {
                 super::__nodes::prune_resource_4,
             )
         }
+        fn prune_nulls_default(
+            &self,
+            value: &mut Value,
+            options: rt::PruneOptions,
+        ) -> rt::PruneReport {
+            rt::prune(
+                value,
+                options,
+                super::__nodes::all_4,
+                super::__nodes::all_resource_4,
+            )
+        }
         fn validate(&self, value: &Value) -> rt::SchemaErrors {
             rt::validate(value, super::__nodes::check_4, None, None)
         }
@@ -95,6 +107,27 @@ mod __nodes {
             rt::retain(map, &mut |_, v| !v.is_null());
         }
     }
+    /// Prunes, drops non-nullable nulls without defaults in and defaults `spec.selector`.
+    pub(super) fn all_2(x: &mut Value, cx: &mut rt::Pruner) {
+        match x {
+            Value::Object(map) => {
+                rt::retain(
+                    map,
+                    &mut |k, v| {
+                        if v.is_null() {
+                            return false;
+                        }
+                        cx.leaf_field(k, v);
+                        true
+                    },
+                );
+            }
+            Value::Array(items) => {
+                cx.no_schema_elements(items);
+            }
+            _ => {}
+        }
+    }
     /// Prunes (keeping unknown fields) `spec`.
     pub(super) fn prune_3(x: &mut Value, cx: &mut rt::Pruner) {
         if let Value::Object(map) = x {
@@ -129,6 +162,33 @@ mod __nodes {
     pub(super) fn default_3(x: &mut Value) {
         if let Value::Object(map) = x {
             rt::default_field(map, "replicas", &DEFAULT_0, false);
+        }
+    }
+    /// Prunes, drops non-nullable nulls without defaults in and defaults `spec`.
+    pub(super) fn all_3(x: &mut Value, cx: &mut rt::Pruner) {
+        if let Value::Object(map) = x {
+            rt::retain(
+                map,
+                &mut |k, v| match k {
+                    "replicas" => {
+                        if v.is_null() {
+                            *v = DEFAULT_0.value();
+                        } else {
+                            cx.leaf_field(k, v);
+                        }
+                        true
+                    }
+                    "selector" => {
+                        if v.is_null() {
+                            return false;
+                        }
+                        cx.field(k, v, all_2);
+                        true
+                    }
+                    _ => true,
+                },
+            );
+            rt::fill_absent(map, "replicas", &DEFAULT_0);
         }
     }
     /// Prunes `<root>`.
@@ -202,6 +262,61 @@ mod __nodes {
     pub(super) fn default_4(x: &mut Value) {
         if let Some(v) = x.get_mut("spec") {
             default_3(v);
+        }
+    }
+    /// Prunes, drops non-nullable nulls without defaults in and defaults `<root>`.
+    pub(super) fn all_4(x: &mut Value, cx: &mut rt::Pruner) {
+        match x {
+            Value::Object(map) => {
+                rt::retain(
+                    map,
+                    &mut |k, v| match k {
+                        "spec" => {
+                            if v.is_null() {
+                                return false;
+                            }
+                            cx.field(k, v, all_3);
+                            true
+                        }
+                        _ => {
+                            cx.unknown(k);
+                            false
+                        }
+                    },
+                );
+            }
+            Value::Array(items) => {
+                cx.no_schema_elements(items);
+            }
+            _ => {}
+        }
+    }
+    /// Prunes as a resource root, drops non-nullable nulls without defaults in and defaults `<root>`.
+    pub(super) fn all_resource_4(x: &mut Value, cx: &mut rt::Pruner) {
+        match x {
+            Value::Object(map) => {
+                rt::retain(
+                    map,
+                    &mut |k, v| match k {
+                        "spec" => {
+                            if v.is_null() {
+                                return false;
+                            }
+                            cx.field(k, v, all_3);
+                            true
+                        }
+                        "apiVersion" | "kind" | "metadata" => true,
+                        _ => {
+                            cx.unknown(k);
+                            false
+                        }
+                    },
+                );
+            }
+            Value::Array(items) => {
+                cx.no_schema_elements(items);
+            }
+            _ => {}
         }
     }
     /// Validates the value of `spec.replicas`.

@@ -263,6 +263,16 @@ pub fn default_field(map: &mut Map<String, Value>, key: &str, default: &Constant
     }
 }
 
+/// Sets `key` to a copy of `default` when it is absent; the value set, for defaulting to go on
+/// inside.
+#[inline]
+pub fn fill_absent<'m>(map: &'m mut Map<String, Value>, key: &str, default: &Constant) -> Option<&'m mut Value> {
+    if map.contains_key(key) {
+        return None;
+    }
+    Some(map.entry(key).or_insert_with(|| default.value()))
+}
+
 /// The pipeline of a version without a schema (`schema` absent from the CRD version, or a
 /// bare schema file holding `null`): pruning keeps only a resource's `apiVersion`, `kind` and
 /// `metadata`, nothing is defaulted.
