@@ -103,7 +103,12 @@ impl Emitter<'_> {
     fn fused_field(&mut self, child: NodeId) -> TokenStream {
         match self.request(Walk::All, child) {
             Some(f) => quote! { cx.field(k, v, #f); },
-            None => quote! { cx.leaf_field(k, v); },
+            // Most leaves hold scalars: no call for them.
+            None => quote! {
+                if v.is_object() || v.is_array() {
+                    cx.leaf_field(k, v);
+                }
+            },
         }
     }
 

@@ -215,7 +215,9 @@ mod __nodes {
                         if v.is_null() {
                             return false;
                         }
-                        cx.leaf_field(k, v);
+                        if v.is_object() || v.is_array() {
+                            cx.leaf_field(k, v);
+                        }
                         true
                     },
                 );
@@ -268,7 +270,9 @@ mod __nodes {
                             if v.is_null() {
                                 *v = DEFAULT_1.value();
                             } else {
-                                cx.leaf_field(k, v);
+                                if v.is_object() || v.is_array() {
+                                    cx.leaf_field(k, v);
+                                }
                             }
                             true
                         }
@@ -276,7 +280,9 @@ mod __nodes {
                             if v.is_null() {
                                 *v = DEFAULT_2.value();
                             } else {
-                                cx.leaf_field(k, v);
+                                if v.is_object() || v.is_array() {
+                                    cx.leaf_field(k, v);
+                                }
                             }
                             true
                         }
@@ -388,7 +394,9 @@ mod __nodes {
                             if v.is_null() {
                                 *v = DEFAULT_5.value();
                             } else {
-                                cx.leaf_field(k, v);
+                                if v.is_object() || v.is_array() {
+                                    cx.leaf_field(k, v);
+                                }
                             }
                             true
                         }
@@ -396,7 +404,9 @@ mod __nodes {
                             if v.is_null() {
                                 return false;
                             }
-                            cx.leaf_field(k, v);
+                            if v.is_object() || v.is_array() {
+                                cx.leaf_field(k, v);
+                            }
                             true
                         }
                         "paths" => {
@@ -604,7 +614,9 @@ mod __nodes {
                         }
                         "notes" => {
                             if !v.is_null() {
-                                cx.leaf_field(k, v);
+                                if v.is_object() || v.is_array() {
+                                    cx.leaf_field(k, v);
+                                }
                             }
                             true
                         }
@@ -612,7 +624,9 @@ mod __nodes {
                             if v.is_null() {
                                 *v = DEFAULT_0.value();
                             } else {
-                                cx.leaf_field(k, v);
+                                if v.is_object() || v.is_array() {
+                                    cx.leaf_field(k, v);
+                                }
                             }
                             true
                         }
@@ -629,14 +643,18 @@ mod __nodes {
                             if v.is_null() {
                                 return false;
                             }
-                            cx.leaf_field(k, v);
+                            if v.is_object() || v.is_array() {
+                                cx.leaf_field(k, v);
+                            }
                             true
                         }
                         "suspend" => {
                             if v.is_null() {
                                 *v = DEFAULT_4.value();
                             } else {
-                                cx.leaf_field(k, v);
+                                if v.is_object() || v.is_array() {
+                                    cx.leaf_field(k, v);
+                                }
                             }
                             true
                         }
@@ -704,7 +722,9 @@ mod __nodes {
                         if v.is_null() {
                             return false;
                         }
-                        cx.leaf_field(k, v);
+                        if v.is_object() || v.is_array() {
+                            cx.leaf_field(k, v);
+                        }
                         true
                     }
                     _ => true,
@@ -833,7 +853,9 @@ mod __nodes {
                             if v.is_null() {
                                 return false;
                             }
-                            cx.leaf_field(k, v);
+                            if v.is_object() || v.is_array() {
+                                cx.leaf_field(k, v);
+                            }
                             true
                         }
                         "spec" => {

@@ -117,7 +117,9 @@ mod __nodes {
                         if v.is_null() {
                             return false;
                         }
-                        cx.leaf_field(k, v);
+                        if v.is_object() || v.is_array() {
+                            cx.leaf_field(k, v);
+                        }
                         true
                     },
                 );
@@ -174,7 +176,9 @@ mod __nodes {
                         if v.is_null() {
                             *v = DEFAULT_0.value();
                         } else {
-                            cx.leaf_field(k, v);
+                            if v.is_object() || v.is_array() {
+                                cx.leaf_field(k, v);
+                            }
                         }
                         true
                     }
