@@ -1,7 +1,8 @@
 //! Differential: compiled validators against the interpreter on arbitrary objects. The bytes
 //! are decoded as JSON; the compiled pipeline of `crds/widgets.yaml` and the interpreter of the
-//! same CRD must find the same errors in the same order, and a create through the compiled
-//! CRD must give what it gives through a `RegisteredCrd`, byte for byte.
+//! same CRD must find the same errors in the same order, the compiled fused prune + nulls +
+//! default must give the interpreter's three passes, and a create through the compiled CRD must
+//! give what it gives through a `RegisteredCrd`, byte for byte.
 #![no_main]
 
 #[path = "common/widgets.rs"]
@@ -26,6 +27,18 @@ fuzz_target!(|data: &[u8]| {
         // Values shaped like the schema reach deeper: the same bytes as the spec.
         let wrapped = serde_json::json!({"spec": decoded.value});
         assert_eq!(messages(compiled, &wrapped), messages(&**interpreted, &wrapped));
+        // Prune + nulls + default: generated code's fused walk against the interpreter's three
+        // passes, as a resource root (paths tracked) and as a value.
+        for (v, resource_root) in [(&wrapped, true), (&decoded.value, false)] {
+            let options = kstruct::PruneOptions {
+                resource_root,
+                track_unknown_fields: resource_root,
+            };
+            let (mut a, mut b) = (v.clone(), v.clone());
+            let ra = compiled.prune_nulls_default(&mut a, options);
+            let rb = interpreted.prune_nulls_default(&mut b, options);
+            assert_eq!((a, ra), (b, rb));
+        }
     }
     let options = DecodeOptions {
         field_validation: FieldValidation::Warn,
