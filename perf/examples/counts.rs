@@ -41,6 +41,16 @@ fn main() {
     if let Some(pass) = path.strip_prefix("inplace-") {
         return in_place(compiled, &docs, pass);
     }
+    // Every `-warn` path decodes with fieldValidation Warn, the others with Ignore.
+    let field_validation = if path.ends_with("-warn") {
+        FieldValidation::Warn
+    } else {
+        FieldValidation::Ignore
+    };
+    let opts = DecodeOptions {
+        field_validation,
+        ..DecodeOptions::default()
+    };
     let mut out = Vec::new();
     for d in &docs {
         out.clear();
@@ -51,28 +61,10 @@ fn main() {
                 out.extend(serde_json::to_vec(&v).unwrap());
             }
             "walk-ignore" | "walk-warn" => {
-                let field_validation = if path == "walk-warn" {
-                    FieldValidation::Warn
-                } else {
-                    FieldValidation::Ignore
-                };
-                let opts = DecodeOptions {
-                    field_validation,
-                    ..DecodeOptions::default()
-                };
                 let report = kstruct::scan::try_request_bytes(&interpreted, d, &opts, &mut out);
                 std::hint::black_box(report.expect("walked"));
             }
             "spec-ignore" | "spec-compiled-ignore" | "value-ignore" | "value-warn" | "value-interpreter-ignore" => {
-                let field_validation = if path == "value-warn" {
-                    FieldValidation::Warn
-                } else {
-                    FieldValidation::Ignore
-                };
-                let opts = DecodeOptions {
-                    field_validation,
-                    ..DecodeOptions::default()
-                };
                 let decoded = match path.as_str() {
                     "spec-ignore" => kstruct::decode::request_by_value(&interpreted, d, &opts, None),
                     "spec-compiled-ignore" => {
@@ -83,16 +75,7 @@ fn main() {
                 };
                 std::hint::black_box(decoded.unwrap());
             }
-            mode => {
-                let field_validation = if mode == "bytes-warn" {
-                    FieldValidation::Warn
-                } else {
-                    FieldValidation::Ignore
-                };
-                let opts = DecodeOptions {
-                    field_validation,
-                    ..DecodeOptions::default()
-                };
+            _ => {
                 std::hint::black_box(compiled.decode_bytes(d, &opts, &mut out).unwrap());
             }
         }
@@ -107,11 +90,11 @@ fn main() {
 fn in_place(compiled: &dyn Pipeline, docs: &[Vec<u8>], pass: &str) {
     use kstruct::PruneOptions;
     let values: Vec<serde_json::Value> = docs.iter().map(|d| serde_json::from_slice(d).unwrap()).collect();
+    let options = PruneOptions {
+        resource_root: true,
+        track_unknown_fields: false,
+    };
     let by_pipeline = |v: &mut serde_json::Value| {
-        let options = PruneOptions {
-            resource_root: true,
-            track_unknown_fields: false,
-        };
         compiled.prune(v, options);
         compiled.prune_nulls(v);
         compiled.default(v);
@@ -122,10 +105,6 @@ fn in_place(compiled: &dyn Pipeline, docs: &[Vec<u8>], pass: &str) {
             "none" => {}
             "compiled" => by_pipeline(&mut v),
             "fused" => {
-                let options = PruneOptions {
-                    resource_root: true,
-                    track_unknown_fields: false,
-                };
                 compiled.prune_nulls_default(&mut v, options);
             }
             "hand" => kstruct_perf::hand::prune_nulls_default(&mut v),
@@ -133,10 +112,6 @@ fn in_place(compiled: &dyn Pipeline, docs: &[Vec<u8>], pass: &str) {
                 let mut by_hand = v.clone();
                 kstruct_perf::hand::prune_nulls_default(&mut by_hand);
                 let mut fused = v.clone();
-                let options = PruneOptions {
-                    resource_root: true,
-                    track_unknown_fields: false,
-                };
                 compiled.prune_nulls_default(&mut fused, options);
                 by_pipeline(&mut v);
                 assert_eq!(by_hand, v, "hand and compiled code disagree");

@@ -20,32 +20,24 @@ use serde_json::{Value, json};
 /// Everything a pipeline does to `input`, as one comparable value.
 fn pipeline_results(p: &dyn Pipeline, input: &Value) -> Value {
     let mut out = serde_json::Map::new();
-    for (name, root, track) in [
-        ("prune-root", true, true),
-        ("prune-value", false, true),
-        ("prune-untracked", true, false),
+    // `fused`: prune, nulls and default at once (one walk in generated code, one pass after
+    // the other in the interpreter's default implementation).
+    for (name, root, track, fused) in [
+        ("prune-root", true, true, false),
+        ("prune-value", false, true, false),
+        ("prune-untracked", true, false, false),
+        ("fused-root", true, true, true),
+        ("fused-value", false, false, true),
     ] {
         let mut v = input.clone();
-        let report = p.prune(
-            &mut v,
-            PruneOptions {
-                resource_root: root,
-                track_unknown_fields: track,
-            },
-        );
-        out.insert(name.into(), json!({"object": v, "unknown": report.unknown_fields}));
-    }
-    // The three passes at once (fused in generated code, one after the other in the
-    // interpreter's default implementation).
-    for (name, root, track) in [("fused-root", true, true), ("fused-value", false, false)] {
-        let mut v = input.clone();
-        let report = p.prune_nulls_default(
-            &mut v,
-            PruneOptions {
-                resource_root: root,
-                track_unknown_fields: track,
-            },
-        );
+        let options = PruneOptions {
+            resource_root: root,
+            track_unknown_fields: track,
+        };
+        let report = match fused {
+            true => p.prune_nulls_default(&mut v, options),
+            false => p.prune(&mut v, options),
+        };
         out.insert(name.into(), json!({"object": v, "unknown": report.unknown_fields}));
     }
     let mut v = input.clone();

@@ -116,19 +116,8 @@ impl Emitter<'_> {
     /// the default (which defaulting then walks); any other value is walked by `walk`
     /// (statements, perhaps none).
     fn fused_arm(&mut self, child: NodeId, walk: TokenStream) -> TokenStream {
-        let c = self.node(child);
-        let default = match (c.shape.default, c.shape.nullable) {
-            (Some(d), false) => {
-                let d = self.constant(d);
-                let walk = self.request(Walk::Default, child).map(|f| quote! { #f(v); });
-                Some(quote! {
-                    *v = #d.value();
-                    #walk
-                })
-            }
-            _ => None,
-        };
-        match (c.drops_null(), default, walk.is_empty()) {
+        let default = self.null_default(child);
+        match (self.node(child).drops_null(), default, walk.is_empty()) {
             (true, _, true) => quote!(!v.is_null()),
             (true, _, false) => quote! {{
                 if v.is_null() {
@@ -161,6 +150,19 @@ impl Emitter<'_> {
         }
     }
 
+    /// What a `null` value `v` with schema `child` becomes when the schema is not nullable and
+    /// has a default: the default, then walked by defaulting (statements); `None` otherwise.
+    fn null_default(&mut self, child: NodeId) -> Option<TokenStream> {
+        let c = self.node(child);
+        let d = c.shape.default.filter(|_| !c.shape.nullable)?;
+        let d = self.constant(d);
+        let walk = self.request(Walk::Default, child).map(|f| quote! { #f(v); });
+        Some(quote! {
+            *v = #d.value();
+            #walk
+        })
+    }
+
     /// The fused walk of array `items` whose element schema is `child`: elements pruned (as the
     /// skipping walk does when `skip`), then non-nullable `null` elements defaulted.
     fn fused_elements(&mut self, child: Option<NodeId>, skip: bool) -> Option<TokenStream> {
@@ -176,19 +178,14 @@ impl Emitter<'_> {
                 }
             }
         };
-        let fill = child.and_then(|c| {
-            let n = self.node(c);
-            let d = n.shape.default.filter(|_| !n.shape.nullable)?;
-            let d = self.constant(d);
-            let default = self.request(Walk::Default, c).map(|f| quote! { #f(v); });
-            Some(quote! {
+        let fill = child.and_then(|c| self.null_default(c)).map(|fill| {
+            quote! {
                 for v in items.iter_mut() {
                     if v.is_null() {
-                        *v = #d.value();
-                        #default
+                        #fill
                     }
                 }
-            })
+            }
         });
         (walk.is_some() || fill.is_some()).then(|| quote! { #walk #fill })
     }

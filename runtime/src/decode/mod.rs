@@ -353,16 +353,7 @@ pub fn request_by_value<R: Resolve + ?Sized>(
     if let Some(p) = stage.pipeline {
         p.default(&mut stage.object);
     }
-    let mut create_warnings = Vec::new();
-    if options.validate {
-        match create(target, &mut stage.object, namespace) {
-            Ok(w) => create_warnings = w,
-            Err(e) => {
-                dispose(stage.object);
-                return Err(e);
-            }
-        }
-    }
+    let (object, create_warnings) = validated(target, stage.object, namespace, options.validate)?;
     let mut warnings = if options.field_validation == FieldValidation::Warn {
         message::warnings(errors)
     } else {
@@ -370,20 +361,36 @@ pub fn request_by_value<R: Resolve + ?Sized>(
     };
     warnings.extend(create_warnings);
     Ok(Decoded {
-        object: stage.object,
+        object,
         warnings,
         unknown_fields: stage.unknown_fields,
         duplicate_fields: stage.duplicate_fields,
     })
 }
 
+/// `object` after [`create`] when `validate` is set, with the strategy's warnings; a refused
+/// object is disposed of.
+pub(crate) fn validated<R: Resolve + ?Sized>(
+    target: &R,
+    mut object: Value,
+    namespace: Option<&str>,
+    validate: bool,
+) -> Result<(Value, Vec<String>), Error> {
+    if !validate {
+        return Ok((object, Vec::new()));
+    }
+    match create(target, &mut object, namespace) {
+        Ok(warnings) => Ok((object, warnings)),
+        Err(e) => {
+            dispose(object);
+            Err(e)
+        }
+    }
+}
+
 /// What a create does after decoding (see [`DecodeOptions::validate`]); the strategy's
 /// warnings when it passes.
-pub(crate) fn create<R: Resolve + ?Sized>(
-    target: &R,
-    object: &mut Value,
-    namespace: Option<&str>,
-) -> Result<Vec<String>, Error> {
+fn create<R: Resolve + ?Sized>(target: &R, object: &mut Value, namespace: Option<&str>) -> Result<Vec<String>, Error> {
     let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
     let (kind, api_version) = (text(object, "kind"), text(object, "apiVersion"));
     let Ok((group, version)) = crate::parse_group_version(&api_version) else {

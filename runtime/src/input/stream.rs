@@ -149,7 +149,7 @@ impl<R: Read> JsonStream<R> {
                     }
                     // Strings are most of a document: their plain runs are passed over a
                     // word at a time.
-                    i = crate::scan::plain_run_end(&self.buf[..end], i);
+                    i = crate::scan::text::stop(&self.buf[..end], i);
                     if i == end {
                         break;
                     }

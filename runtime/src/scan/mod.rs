@@ -27,7 +27,7 @@ mod meta;
 mod plan;
 mod scalars;
 mod skip;
-mod text;
+pub(crate) mod text;
 mod value;
 mod walk;
 
@@ -35,10 +35,8 @@ pub use export::PlanWriter;
 pub use plan::Plan;
 #[doc(hidden)]
 pub use plan::{Child, Embedded, Node, Prop};
-pub(crate) use text::stop as plain_run_end;
 
 use crate::decode::{BodyFormat, DecodeOptions, DecodeReport, Decoded, FieldValidation, Resolve, Selected, message};
-use crate::json::dispose;
 use crate::{Error, Pipeline};
 
 /// The walk alone: [`decode::request_bytes`](crate::decode::request_bytes)'s answer for
@@ -127,17 +125,13 @@ pub fn try_request_value<R: Resolve + ?Sized>(
     if out.capacity() <= 1 << 20 {
         OUT.set(out);
     }
-    let (mut object, report) = (object?, report?);
+    let (object, report) = (object?, report?);
+    let (object, create_warnings) = match crate::decode::validated(target, object, namespace, options.validate) {
+        Ok(validated) => validated,
+        Err(e) => return Some(Err(e)),
+    };
     let mut warnings = report.warnings;
-    if options.validate {
-        match crate::decode::create(target, &mut object, namespace) {
-            Ok(w) => warnings.extend(w),
-            Err(e) => {
-                dispose(object);
-                return Some(Err(e));
-            }
-        }
-    }
+    warnings.extend(create_warnings);
     Some(Ok(Decoded {
         object,
         warnings,

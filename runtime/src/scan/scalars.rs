@@ -135,7 +135,7 @@ impl Walker<'_, '_> {
         }
         if write {
             let printed = format_float_json(f);
-            if self.exact_numbers && printed.parse::<i64>().is_ok() {
+            if self.exact_numbers && super::value::reads_as_integer(&printed) {
                 return Err(Bail);
             }
             self.out.extend_from_slice(printed.as_bytes());

@@ -40,9 +40,7 @@ pub(super) fn reads_back(v: &Value) -> bool {
     let mut stack = vec![v];
     while let Some(v) = stack.pop() {
         match v {
-            Value::Number(n)
-                if n.is_f64() && n.as_f64().is_some_and(|f| format_float_json(f).parse::<i64>().is_ok()) =>
-            {
+            Value::Number(n) if n.is_f64() && n.as_f64().is_some_and(|f| reads_as_integer(&format_float_json(f))) => {
                 return false;
             }
             Value::Array(items) => stack.extend(items),
@@ -51,6 +49,11 @@ pub(super) fn reads_back(v: &Value) -> bool {
         }
     }
     true
+}
+
+/// Whether a `float64` Go printed as `printed` would read back as an `int64` (`1.0` prints `1`).
+pub(super) fn reads_as_integer(printed: &str) -> bool {
+    printed.parse::<i64>().is_ok()
 }
 
 struct Reader<'a> {
