@@ -218,7 +218,7 @@ impl<'g> Emitter<'g> {
         match child {
             None => quote! { cx.no_schema_elements(items); },
             Some(c) => match self.request(Walk::Prune, c) {
-                Some(f) => quote! { cx.elements(items, #f); },
+                Some(f) => each_element(&f),
                 None => quote! { cx.leaf_elements(items); },
             },
         }
@@ -287,7 +287,7 @@ impl<'g> Emitter<'g> {
         });
         let array = n.shape.items.and_then(|items| {
             let f = self.request(Walk::Skip, items)?;
-            Some(quote! { cx.elements(items, #f); })
+            Some(each_element(&f))
         });
         by_shape(object, array, quote!((x, cx)))
     }
@@ -573,6 +573,19 @@ impl Arms {
             .iter()
             .map(|(_, keys, body)| quote! { #(#keys)|* => #body, });
         quote! { #(#raw)* #(#grouped)* }
+    }
+}
+
+/// Walks every element of `items` with the generated function `f`, each at its index: a loop
+/// of direct calls (`Pruner::elements` would call through a function pointer, not inlined
+/// where walks recurse).
+pub(crate) fn each_element(f: &Ident) -> TokenStream {
+    quote! {
+        for (i, v) in items.iter_mut().enumerate() {
+            let m = cx.index(i);
+            #f(v, cx);
+            cx.back(m);
+        }
     }
 }
 

@@ -11,7 +11,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Arms, Emitter, Walk, is_meta_field};
+use super::{Arms, Emitter, Walk, each_element, is_meta_field};
 use crate::graph::{Additional, NodeId};
 use crate::worklist::by_shape;
 
@@ -172,7 +172,7 @@ impl Emitter<'_> {
             Some(c) => {
                 let walk = if skip { Walk::AllSkip } else { Walk::All };
                 match self.request(walk, c) {
-                    Some(f) => Some(quote! { cx.elements(items, #f); }),
+                    Some(f) => Some(each_element(&f)),
                     None if skip => None,
                     None => Some(quote! { cx.leaf_elements(items); }),
                 }

@@ -443,7 +443,11 @@ mod __nodes {
                 );
             }
             Value::Array(items) => {
-                cx.elements(items, prune_10);
+                for (i, v) in items.iter_mut().enumerate() {
+                    let m = cx.index(i);
+                    prune_10(v, cx);
+                    cx.back(m);
+                }
             }
             _ => {}
         }
@@ -477,7 +481,11 @@ mod __nodes {
                 );
             }
             Value::Array(items) => {
-                cx.elements(items, all_10);
+                for (i, v) in items.iter_mut().enumerate() {
+                    let m = cx.index(i);
+                    all_10(v, cx);
+                    cx.back(m);
+                }
             }
             _ => {}
         }

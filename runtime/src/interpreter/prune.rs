@@ -107,7 +107,7 @@ impl Pruner {
     /// does.
     #[inline]
     pub fn unknown(&mut self, k: &str) {
-        if !is_meta_field(k) || self.depth > 0 {
+        if self.track && (self.depth > 0 || !is_meta_field(k)) {
             self.removed(k);
         }
     }
@@ -147,16 +147,6 @@ impl Pruner {
         if matches!(v, Value::Object(_) | Value::Array(_)) {
             let m = self.key(k);
             self.no_schema(v);
-            self.back(m);
-        }
-    }
-
-    /// Prunes every element of an array with `walk`.
-    #[inline]
-    pub fn elements(&mut self, items: &mut [Value], walk: fn(&mut Value, &mut Pruner)) {
-        for (i, v) in items.iter_mut().enumerate() {
-            let m = self.index(i);
-            walk(v, self);
             self.back(m);
         }
     }
