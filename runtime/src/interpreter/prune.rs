@@ -151,6 +151,17 @@ impl Pruner {
         }
     }
 
+    /// Prunes every element of an array with `walk`. (Generated code now writes this loop out
+    /// with direct calls; kept for code generated against earlier versions of `v1`.)
+    #[inline]
+    pub fn elements(&mut self, items: &mut [Value], walk: fn(&mut Value, &mut Pruner)) {
+        for (i, v) in items.iter_mut().enumerate() {
+            let m = self.index(i);
+            walk(v, self);
+            self.back(m);
+        }
+    }
+
     /// Prunes every element of an array whose items schema is a leaf.
     pub fn leaf_elements(&mut self, items: &mut [Value]) {
         for (i, v) in items.iter_mut().enumerate() {
