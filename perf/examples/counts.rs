@@ -5,7 +5,9 @@
 //! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/counts small bytes-warn
 //! ```
 //!
-//! Workloads: `small` (2,000 objects of ~2.5 KB), `large` (100 of ~61 KB). Paths: `none`
+//! Workloads: `small` (2,000 objects of ~2.5 KB), `large` (100 of ~61 KB), `corpus` (the
+//! corpus's 1,301 instances, when ../shared is present: `serde`, `walk-*`, counted with
+//! `--toggle-collect=counts::corpus_pass`). Paths: `none`
 //! (setup only: subtract it), `serde` (serde_json bytes -> Value -> bytes, the baseline),
 //! `bytes-ignore`, `bytes-warn` (compiled `decode_bytes`), `walk-ignore`, `walk-warn` (the
 //! byte walk, `kstruct::scan`, by the interpreter's plan; it must answer every document);
@@ -23,10 +25,13 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let [_, workload, path] = &args[..] else {
         eprintln!(
-            "usage: counts small|large none|serde|bytes-ignore|bytes-warn|walk-ignore|walk-warn|spec-ignore|spec-compiled-ignore|value-interpreter-ignore|value-ignore|value-warn"
+            "usage: counts small|large|corpus none|serde|bytes-ignore|bytes-warn|walk-ignore|walk-warn|spec-ignore|spec-compiled-ignore|value-interpreter-ignore|value-ignore|value-warn"
         );
         std::process::exit(2);
     };
+    if workload == "corpus" {
+        return corpus(path);
+    }
     let docs = match workload.as_str() {
         "small" => objects("small.jsonl", 2_000),
         _ => objects("large.jsonl", 100),
@@ -78,6 +83,56 @@ fn main() {
             _ => {
                 std::hint::black_box(compiled.decode_bytes(d, &opts, &mut out).unwrap());
             }
+        }
+        std::hint::black_box(&out);
+    }
+}
+
+/// The corpus's instances (each with its CRD registered alone): `none`, `serde`, `walk-ignore`,
+/// `walk-warn`.
+fn corpus(path: &str) {
+    let cases = kstruct_perf::corpus();
+    let field_validation = if path.ends_with("-warn") {
+        FieldValidation::Warn
+    } else {
+        FieldValidation::Ignore
+    };
+    let opts = DecodeOptions {
+        field_validation,
+        ..DecodeOptions::default()
+    };
+    let mut out = Vec::new();
+    // Every path first walks every instance once, so that each CRD's plan is built before
+    // the counted pass (`none` counts the setup and this warm-up: subtract it).
+    for (crd, d) in &cases {
+        out.clear();
+        let _ = kstruct::scan::try_request_bytes(&**crd, d, &opts, &mut out);
+    }
+    corpus_pass(&cases, path, &opts, &mut out);
+}
+
+/// The counted pass over the corpus (setup varies from run to run with the hash maps' seeds:
+/// count this function alone, `--toggle-collect=counts::corpus_pass`).
+#[inline(never)]
+fn corpus_pass(
+    cases: &[(std::sync::Arc<RegisteredCrd>, Vec<u8>)],
+    path: &str,
+    opts: &DecodeOptions,
+    out: &mut Vec<u8>,
+) {
+    for (crd, d) in cases {
+        out.clear();
+        match path {
+            "none" => {}
+            "serde" => {
+                let v: serde_json::Value = serde_json::from_slice(d).unwrap();
+                out.extend(serde_json::to_vec(&v).unwrap());
+            }
+            "walk-ignore" | "walk-warn" => {
+                let report = kstruct::scan::try_request_bytes(&**crd, d, opts, out);
+                std::hint::black_box(report.expect("walked"));
+            }
+            other => panic!("unknown corpus path {other}"),
         }
         std::hint::black_box(&out);
     }

@@ -37,7 +37,8 @@ fn scalar() -> impl Strategy<Value = Value> {
         (-1e30f64..1e30).prop_map(|f| json!(f)),
         Just(json!(9.223372036854776e18)),
         Just(json!(1e300)),
-        "[a-z\"\\\\ ]{0,4}".prop_map(Value::String),
+        // Printed by Go's rules: `\"`, `\\`, `\n`, `\u003c`, `\u0001`, `\u2028`, raw UTF-8.
+        "[a-z\"\\\\ <>&é\n\t\u{1}\u{2028}\u{1F600}]{0,4}".prop_map(Value::String),
         Just(json!("yes")),
     ]
 }

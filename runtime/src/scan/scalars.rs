@@ -1,7 +1,7 @@
 //! Scalars as Go writes them: strings escaped as its encoder escapes them (copied as they
 //! are when nothing needs escaping), numbers in the API server's int64/float64 model.
 
-use kstruct_schema::go::{format_float_json, write_string};
+use kstruct_schema::go::{format_float_json, write_string, write_string_content};
 
 use super::text;
 use super::walk::{Bail, R, Walker};
@@ -38,12 +38,66 @@ impl Walker<'_, '_> {
                 self.pos = i + 1;
                 return Ok(());
             }
+        } else if b.get(i) == Some(&b'\\') && self.escaped_string(start, (i, special)) {
+            return Ok(());
         }
-        // Escapes, control characters, invalid UTF-8: decoded as the reader decodes them.
+        // Control characters, invalid UTF-8, surrogates: decoded as the reader decodes them.
         let (s, end) = json::string_at(b, self.pos).map_err(|_| Bail)?;
         write_string(self.out, &s);
         self.pos = end;
         Ok(())
+    }
+
+    /// A string with escapes whose text starts at `start` (its first plain run, as
+    /// [`text::run`] found it, is `first`), re-escaped as Go escapes what they decode to, piece
+    /// by piece (no `String` in between); false, with nothing written or read, for what it
+    /// leaves to the reader: control characters, invalid UTF-8, escapes of surrogates,
+    /// malformed escapes.
+    #[inline(never)]
+    fn escaped_string(&mut self, start: usize, first: (usize, bool)) -> bool {
+        let b = self.input;
+        let mark = self.out.len();
+        self.out.push(b'"');
+        let (mut i, mut run) = (start, first);
+        loop {
+            let (end, special) = run;
+            let span = &b[i..end];
+            if !special {
+                self.out.extend_from_slice(span);
+            } else if let Ok(s) = std::str::from_utf8(span) {
+                write_string_content(self.out, s);
+            } else {
+                break;
+            }
+            match (b.get(end), b.get(end + 1)) {
+                (Some(b'"'), _) => {
+                    self.out.push(b'"');
+                    self.pos = end + 1;
+                    return true;
+                }
+                // These decode to characters Go writes back with the same escape.
+                (Some(b'\\'), Some(&c @ (b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f'))) => {
+                    self.out.extend_from_slice(&[b'\\', c]);
+                    i = end + 2;
+                }
+                (Some(b'\\'), Some(b'/')) => {
+                    self.out.push(b'/');
+                    i = end + 2;
+                }
+                (Some(b'\\'), Some(b'u')) => {
+                    let Some(c) = b.get(end + 2..end + 6).and_then(hex4).and_then(char::from_u32) else {
+                        // Surrogates (or not hex): the reader pairs or replaces them.
+                        break;
+                    };
+                    write_string_content(self.out, c.encode_utf8(&mut [0; 4]));
+                    i = end + 6;
+                }
+                _ => break,
+            }
+            run = text::run(b, i);
+        }
+        self.out.truncate(mark);
+        false
     }
 
     pub(super) fn literal(&mut self, word: &[u8]) -> R<()> {
@@ -142,4 +196,10 @@ impl Walker<'_, '_> {
         }
         Ok(())
     }
+}
+
+/// The value of four hexadecimal digits.
+fn hex4(d: &[u8]) -> Option<u32> {
+    d.iter()
+        .try_fold(0u32, |n, &c| Some(n * 16 + char::from(c).to_digit(16)?))
 }

@@ -198,6 +198,42 @@ fn scalars_print_as_go_prints_them() {
 }
 
 #[test]
+fn escaped_strings_are_re_escaped_piece_by_piece() {
+    // Short escapes, `\/`, `\u` escapes of every kind Go writes back differently, and escapes
+    // next to runs that need escaping themselves.
+    for s in [
+        r#"a\nb\tc\"d\\e\rf\bg\fh"#,
+        r#"\/x\/"#,
+        r#"\u003cb\u003e \u0026 \u00e9\u00E9 \u0041 \u2028\u2029 \u0000\u001f \u007f"#,
+        "<\\n>&é\\n\u{2028}\\\"é",
+        r#"\n"#,
+        r#"x\n"#,
+        r#"\u20ac rest of a long run of text that spans several words\n"#,
+    ] {
+        walked(&obj(&format!(
+            r#", "spec": {{"name": "{s}", "free": {{"k": ["{s}", {{"j": "{s}"}}]}}}}"#
+        )));
+    }
+    // Surrogates are the reader's: pairs decode to one character, lone ones to U+FFFD.
+    walked(&obj(r#", "spec": {"name": "a\ud83d\ude00b\ud800c\udc00"}"#));
+    // Malformed escapes: the `Value` path's error.
+    for s in [r#"\x"#, r#"\u12"#, r#"\u12g4"#, r#"a\"#] {
+        let body = obj(&format!(r#", "spec": {{"name": "{s}"}}"#));
+        assert!(walk(&body, FieldValidation::Ignore).is_none(), "{body}");
+    }
+    // Invalid UTF-8 and control characters after an escape: the reader's U+FFFD and error.
+    let mut body = obj(r#", "spec": {"name": "a\nXb"}"#).into_bytes();
+    let at = body.iter().position(|&b| b == b'X').unwrap();
+    body[at] = 0xff;
+    let p = widget();
+    let mut out = Vec::new();
+    try_request_bytes(&OneVersion(&p), &body, &opts(FieldValidation::Warn), &mut out).unwrap();
+    assert!(String::from_utf8(out).unwrap().contains("\"a\\n\u{fffd}b\""));
+    body[at] = 0x01;
+    assert!(walk(std::str::from_utf8(&body).unwrap(), FieldValidation::Ignore).is_none());
+}
+
+#[test]
 fn repeated_keys_last_wins_when_ignored() {
     let text = walk(
         &obj(r#", "spec": {"name": "a", "replicas": 2, "name": "b", "replicas": null, "z": 1, "z": 2}"#),

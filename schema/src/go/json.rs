@@ -126,8 +126,21 @@ impl JsonOut for Vec<u8> {
 /// assert_eq!(out, br#""\u003ca\u2028\u003e""#);
 /// ```
 pub fn write_string<O: JsonOut + ?Sized>(out: &mut O, s: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push_ascii(b'"');
+    write_string_content(out, s);
+    out.push_ascii(b'"');
+}
+
+/// [`write_string`] without the quotes: `s` escaped as Go's encoder escapes it, for a string
+/// literal written piece by piece.
+///
+/// ```
+/// let mut out = Vec::new();
+/// kstruct_schema::go::write_string_content(&mut out, "a\n<");
+/// assert_eq!(out, br#"a\n\u003c"#);
+/// ```
+pub fn write_string_content<O: JsonOut + ?Sized>(out: &mut O, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let bytes = s.as_bytes();
     let (mut start, mut i) = (0, 0);
     while i < bytes.len() {
@@ -169,7 +182,6 @@ pub fn write_string<O: JsonOut + ?Sized>(out: &mut O, s: &str) {
         start = i;
     }
     out.push_str(&s[start..]);
-    out.push_ascii(b'"');
 }
 
 #[cfg(test)]

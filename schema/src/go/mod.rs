@@ -14,6 +14,6 @@ mod unmarshal;
 
 pub use decoder::FieldDecoder;
 pub use float::{format_float_g, format_float_json, format_float32_g};
-pub use json::{JsonOut, marshal_json, write_json, write_number, write_string};
+pub use json::{JsonOut, marshal_json, write_json, write_number, write_string, write_string_content};
 pub use quote::{is_print, quote};
 pub use unmarshal::{UnmarshalError, json_kind};
