@@ -112,7 +112,7 @@ impl Node {
     /// The index of property `key`.
     #[inline]
     pub fn find(&self, key: &[u8]) -> Option<usize> {
-        let h = head(key);
+        let h = super::text::head_of(key);
         if self.props.len() <= 16 {
             // Keys of up to eight bytes are told apart by their heads and lengths alone.
             return self

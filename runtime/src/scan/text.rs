@@ -106,6 +106,31 @@ pub(super) fn key_run(b: &[u8], mut i: usize) -> (usize, bool) {
     (i, high != 0 || tail)
 }
 
+/// [`head`] for the walk: the same number from at most three loads (keys are read and
+/// compared by their heads once per member).
+#[inline]
+pub(super) fn head_of(key: &[u8]) -> u64 {
+    let n = key.len();
+    if let Some(w) = key.first_chunk::<8>() {
+        return u64::from_be_bytes(*w);
+    }
+    // Shorter keys: two loads that overlap in the middle, the second placed so that its last
+    // byte lands at position `n - 1` (bytes past the key stay zero).
+    if n >= 4 {
+        let hi = u64::from(u32::from_be_bytes([key[0], key[1], key[2], key[3]])) << 32;
+        let lo = u64::from(u32::from_be_bytes([key[n - 4], key[n - 3], key[n - 2], key[n - 1]]));
+        hi | (lo << (8 * (8 - n)))
+    } else if n >= 2 {
+        let hi = u64::from(u16::from_be_bytes([key[0], key[1]])) << 48;
+        let lo = u64::from(u16::from_be_bytes([key[n - 2], key[n - 1]]));
+        hi | (lo << (8 * (8 - n)))
+    } else if n == 1 {
+        u64::from(key[0]) << 56
+    } else {
+        0
+    }
+}
+
 /// The first eight bytes of `key`, zero-padded, as a big-endian number: ordering keys by it
 /// orders them by their bytes, ties aside.
 #[inline]
@@ -151,6 +176,17 @@ mod tests {
                 assert_eq!(run(t, start), (want, special), "{t:?} from {start}");
                 let high = t[start..want].iter().any(|&c| c >= 0x80);
                 assert_eq!(key_run(t, start), (want, high), "{t:?} from {start}");
+            }
+        }
+    }
+
+    #[test]
+    fn heads_of_keys_are_their_heads() {
+        let text = b"abcdefghij\xff\x01";
+        for start in 0..text.len() {
+            for end in start..=text.len() {
+                let key = &text[start..end];
+                assert_eq!(head_of(key), head(key), "{key:?}");
             }
         }
     }

@@ -63,7 +63,7 @@ impl<'a> Entry<'a> {
     pub fn new(key: &'a [u8], start: usize, end: usize) -> Entry<'a> {
         Entry {
             key,
-            head: text::head(key),
+            head: text::head_of(key),
             start,
             end,
         }
