@@ -106,6 +106,25 @@ pub(super) fn key_run(b: &[u8], mut i: usize) -> (usize, bool) {
     (i, high != 0 || tail)
 }
 
+/// Whether `key` (a key the walk read: no `"`, `\` or control characters) is printed as it
+/// is: nothing in it Go's encoder escapes (`<`, `>`, `&`) and nothing beyond ASCII (which may
+/// be U+2028 or U+2029).
+#[inline]
+pub(super) fn plain_key(key: &[u8]) -> bool {
+    let mut found = 0;
+    let mut chunks = key.chunks_exact(8);
+    for c in &mut chunks {
+        let x = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+        // `<` and `>` differ in one bit: one test finds both.
+        found |= (x & HIGH) | equal(x & !(ONES * 2), b'<') | equal(x, b'&');
+    }
+    found == 0
+        && chunks
+            .remainder()
+            .iter()
+            .all(|&c| c < 0x80 && !matches!(c, b'<' | b'>' | b'&'))
+}
+
 /// [`head`] for the walk: the same number from at most three loads (keys are read and
 /// compared by their heads once per member).
 #[inline]
@@ -178,6 +197,19 @@ mod tests {
                 assert_eq!(key_run(t, start), (want, high), "{t:?} from {start}");
             }
         }
+    }
+
+    #[test]
+    fn plain_keys_need_no_escape() {
+        for special in ["<", ">", "&", "é", "\u{2028}"] {
+            for at in 0..20 {
+                let key = format!("{}{special}{}", "k".repeat(at), "v".repeat(20 - at));
+                assert!(!plain_key(key.as_bytes()), "{key}");
+                assert!(plain_key(&key.as_bytes()[..at]), "{key}");
+            }
+        }
+        // Neighbours of the special bytes, by one bit.
+        assert!(plain_key(b"=?$'.,:;abcdefgh=?$'.,:;"));
     }
 
     #[test]

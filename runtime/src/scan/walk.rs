@@ -441,7 +441,7 @@ impl<'a, 'o> Walker<'a, 'o> {
             self.out.push(b',');
         }
         let start = self.out.len();
-        if !text::run(key, 0).1 {
+        if text::plain_key(key) {
             self.out.push(b'"');
             self.out.extend_from_slice(key);
             self.out.push(b'"');
