@@ -8,6 +8,8 @@
 //! to [`objectmeta::get_object_meta`](crate::objectmeta::get_object_meta) on a `Value` of the
 //! metadata alone.
 
+use std::borrow::Cow;
+
 use kstruct_schema::go::write_string;
 
 use super::walk::{Bail, Entry, R, Walker};
@@ -129,12 +131,19 @@ impl<'a> Walker<'a, '_> {
             self.literal(b"null")?;
             return Ok(None);
         }
+        let at = self.pos;
         let n = self.int_literal()?;
         if n == 0 && omit_zero {
             return Ok(None);
         }
         let start = self.begin_member(obj_start, key);
-        self.out.extend_from_slice(n.to_string().as_bytes());
+        if n == 0 {
+            // `-0` too.
+            self.out.push(b'0');
+        } else {
+            // An integer literal (no fraction, exponent or leading zero) prints as written.
+            self.out.extend_from_slice(&self.input[at..self.pos]);
+        }
         Ok(Some(start))
     }
 
@@ -145,7 +154,7 @@ impl<'a> Walker<'a, '_> {
             self.literal(b"null")?;
             return Ok(None);
         }
-        let text = self.read_string()?;
+        let text = self.str_value()?;
         let t = Time::parse_rfc3339(&text).map_err(|_| Bail)?;
         if creation && t.is_zero() {
             return Ok(None);
@@ -271,7 +280,7 @@ impl<'a> Walker<'a, '_> {
         self.enter()?;
         self.pos += 1;
         // apiVersion, kind, name, uid; then controller, blockOwnerDeletion.
-        let mut strings: [String; 4] = Default::default();
+        let mut strings: [Cow<'a, str>; 4] = Default::default();
         let mut flags: [Option<bool>; 2] = [None, None];
         let mut seen = 0u8;
         let base = self.entries.len();
@@ -304,7 +313,7 @@ impl<'a> Walker<'a, '_> {
                     seen |= 1 << field;
                     match (field, self.peek()) {
                         (_, Some(b'n')) => self.literal(b"null")?,
-                        (0..4, Some(b'"')) => strings[field] = self.read_string()?,
+                        (0..4, Some(b'"')) => strings[field] = self.str_value()?,
                         (4 | 5, Some(b't')) => {
                             self.literal(b"true")?;
                             flags[field - 4] = Some(true);

@@ -1,13 +1,15 @@
 //! Scalars as Go writes them: strings escaped as its encoder escapes them (copied as they
 //! are when nothing needs escaping), numbers in the API server's int64/float64 model.
 
+use std::borrow::Cow;
+
 use kstruct_schema::go::{format_float_json, write_string, write_string_content};
 
 use super::text;
 use super::walk::{Bail, R, Walker};
 use crate::json;
 
-impl Walker<'_, '_> {
+impl<'a> Walker<'a, '_> {
     /// A string literal's text.
     pub(super) fn read_string(&mut self) -> R<String> {
         if self.peek() != Some(b'"') {
@@ -16,6 +18,24 @@ impl Walker<'_, '_> {
         let (s, end) = json::string_at(self.input, self.pos).map_err(|_| Bail)?;
         self.pos = end;
         Ok(s)
+    }
+
+    /// A string literal's text, borrowed from the body when it holds no escapes (nor control
+    /// characters or invalid UTF-8).
+    pub(super) fn str_value(&mut self) -> R<Cow<'a, str>> {
+        if self.peek() != Some(b'"') {
+            return Err(Bail);
+        }
+        let b = self.input;
+        let start = self.pos + 1;
+        let end = text::stop(b, start);
+        if b.get(end) == Some(&b'"')
+            && let Ok(text) = std::str::from_utf8(&b[start..end])
+        {
+            self.pos = end + 1;
+            return Ok(Cow::Borrowed(text));
+        }
+        self.read_string().map(Cow::Owned)
     }
 
     /// Copies a string, escaped as Go escapes it.

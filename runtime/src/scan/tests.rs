@@ -318,6 +318,10 @@ fn metadata_round_trips_as_through_object_meta() {
         r#"{"ownerReferences": [{"uid": "1", "kind": "K", "bogus": [1], "controller": true, "blockOwnerDeletion": false, "zzz": 1}, {"name": "n", "controller": null}, {}]}"#,
         r#"{"zeta": 1, "alpha": {"x": 1}, "ownerReferences": [{"b": 1}, {"a": 1}], "name": "w"}"#,
         r#"{"managedFields": [{"manager": "m", "operation": "Apply", "fieldsV1": {"f:spec": {}}}], "name": "w"}"#,
+        r#"{"generation": -0, "deletionGracePeriodSeconds": -0}"#,
+        r#"{"generation": -12, "deletionGracePeriodSeconds": 9223372036854775807}"#,
+        r#"{"creationTimestamp": "2024-04-14T17:24:54\u005a", "deletionTimestamp": "\u0032024-04-14T17:24:54Z"}"#,
+        r#"{"ownerReferences": [{"apiVersion": "a\/b", "kind": "K\u00e9", "name": "\u003c", "uid": "u\"1\\"}]}"#,
     ] {
         walked(&format!(
             r#"{{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {meta}, "spec": {{}}}}"#
