@@ -234,6 +234,27 @@ fn escaped_strings_are_re_escaped_piece_by_piece() {
 }
 
 #[test]
+fn members_are_put_in_key_order_however_they_come() {
+    // Heads that differ; heads that are equal (keys alike in their first eight bytes); more
+    // members than are ordered by heads alone.
+    let many: Vec<String> = (0..40).rev().map(|i| format!(r#""k{i:02}": {i}"#)).collect();
+    for free in [
+        r#"{"c": 1, "b": {"z": 1, "y": [2, {"x": 1, "w": 2}]}, "a": 3}"#.to_string(),
+        r#"{"abcdefghZ": 1, "b": 2, "abcdefghA": 3, "abcdefgh": 4, "abcdefg": 5}"#.to_string(),
+        format!("{{{}}}", many.join(", ")),
+    ] {
+        let text = walked(&obj(&format!(r#", "spec": {{"free": {free}}}"#)));
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let keys: Vec<&String> = v["spec"]["free"].as_object().unwrap().keys().collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "{text}");
+    }
+    // Repeats are the `Value` path's to report under Warn; ignored, the last one wins.
+    let body = obj(r#", "spec": {"free": {"b": 1, "a": 2, "b": 3}}"#);
+    let (text, _) = walk(&body, FieldValidation::Ignore).expect("walked");
+    assert!(text.contains(r#""free":{"a":2,"b":3}"#), "{text}");
+}
+
+#[test]
 fn repeated_keys_last_wins_when_ignored() {
     let text = walk(
         &obj(r#", "spec": {"name": "a", "replicas": 2, "name": "b", "replicas": null, "z": 1, "z": 2}"#),
