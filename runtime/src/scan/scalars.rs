@@ -191,6 +191,10 @@ impl<'a> Walker<'a, '_> {
             }
             return Ok(());
         }
+        if write && !integer && prints_as_written(text) {
+            self.out.extend_from_slice(text);
+            return Ok(());
+        }
         // ASCII by construction.
         let text = std::str::from_utf8(text).map_err(|_| Bail)?;
         if integer && let Ok(n) = text.parse::<i64>() {
@@ -222,4 +226,83 @@ impl<'a> Walker<'a, '_> {
 fn hex4(d: &[u8]) -> Option<u32> {
     d.iter()
         .try_fold(0u32, |n, &c| Some(n * 16 + char::from(c).to_digit(16)?))
+}
+
+/// Whether a valid JSON number literal with a fraction is already what Go writes for the
+/// `float64` it reads as: no exponent, no trailing zero in the fraction, at most 15
+/// significant digits (so no other decimal of as few digits reads as the same `float64`:
+/// the shortest form that reads back is these digits), and at least 1e-6 (smaller ones Go
+/// writes with an exponent; these are below 1e15, far from the 1e21 where it does too).
+fn prints_as_written(text: &[u8]) -> bool {
+    let digits = text.strip_prefix(b"-").unwrap_or(text);
+    let Some(dot) = digits.iter().position(|&c| c == b'.') else {
+        return false;
+    };
+    let (int, fraction) = (&digits[..dot], &digits[dot + 1..]);
+    if fraction.last().is_none_or(|&c| c == b'0') || !fraction.iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    let significant = if int == b"0" {
+        let zeros = fraction.iter().take_while(|&&c| c == b'0').count();
+        if zeros > 5 {
+            return false;
+        }
+        fraction.len() - zeros
+    } else {
+        int.len() + fraction.len()
+    };
+    significant <= 15
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prints_as_written;
+    use kstruct_schema::go::format_float_json;
+
+    /// Every literal the shortcut copies is what Go prints for the number it reads as; the
+    /// shortcut takes the common ones.
+    #[test]
+    fn literals_copied_are_what_go_prints() {
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut copied = 0;
+        for _ in 0..200_000 {
+            let digits = (next() % 18 + 1) as usize;
+            let mut d: String = (0..digits).map(|_| char::from(b'0' + (next() % 10) as u8)).collect();
+            if next() % 3 == 0 {
+                d = format!("{}{}", "0".repeat((next() % 8) as usize), d);
+            }
+            let dot = (next() % d.len() as u64) as usize;
+            let int = d[..dot].trim_start_matches('0');
+            let int = if int.is_empty() { "0" } else { int };
+            let sign = if next() % 2 == 0 { "-" } else { "" };
+            let text = format!("{sign}{int}.{}", &d[dot..]);
+            if prints_as_written(text.as_bytes()) {
+                copied += 1;
+                let f: f64 = text.parse().unwrap();
+                assert_eq!(format_float_json(f), text);
+            }
+        }
+        assert!(copied > 50_000, "{copied}");
+        for text in ["13.425", "0.000001", "-0.5", "0.1", "12345678901234.5"] {
+            assert!(prints_as_written(text.as_bytes()), "{text}");
+        }
+        // Left to the formatter: Go prints them otherwise, or they have too many digits to tell.
+        for text in [
+            "1.0",
+            "1.50",
+            "0.0000001",
+            "123456789012345.5",
+            "0.30000000000000004",
+            "1e5",
+            "10",
+        ] {
+            assert!(!prints_as_written(text.as_bytes()), "{text}");
+        }
+    }
 }
