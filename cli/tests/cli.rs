@@ -603,6 +603,84 @@ fn decode_reads_json_streams_document_by_document() {
 }
 
 #[test]
+fn streams_decode_alike_whichever_way_documents_are_read() {
+    // Documents after the first are read where the stream buffered them when the byte walk
+    // answers for them; `--report` reads every one by splitting first. Both give the same
+    // objects and warnings (the lines included), around documents the walk leaves: repeated
+    // keys, an array, a broken document.
+    let crd = fixture("crd.yaml", CRD);
+    let c = crd.to_str().unwrap();
+    let w = |i: usize, spec: &str| {
+        format!(
+            "{{\"apiVersion\": \"example.com/v1\", \"kind\": \"Widget\", \"metadata\": {{\"name\": \"w{i}\"}}, \"spec\": {spec}}}"
+        )
+    };
+    let mut stream = String::new();
+    for i in 0..40 {
+        let doc = match i % 5 {
+            0 => w(i, r#"{"size": 2}"#),
+            1 => w(i, "{\n  \"x\": 1,\n  \"name\": \"n\"\n}"),
+            2 => w(i, r#"{"name": "a", "name": "b", "y": null}"#),
+            3 => w(i, r#"{"note": null, "z": {"q": [1, 2.50]}}"#),
+            _ => format!("[{}]", w(i, "{}")),
+        };
+        stream.push_str(&doc);
+        stream.push_str(if i % 2 == 0 { "\n" } else { "  \n\n" });
+    }
+    stream.push_str("{\"a\": tru}\n");
+    stream.push_str(&w(99, "{}"));
+    for mode in ["Warn", "Ignore", "Strict"] {
+        let plain = kstruct(&["decode", "--crd", c, "--field-validation", mode], &stream);
+        let report = kstruct(&["decode", "--crd", c, "--field-validation", mode, "--report"], &stream);
+        let objects: Vec<serde_json::Value> = stdout(&plain)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let reports: Vec<serde_json::Value> = stdout(&report)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let reported: Vec<&serde_json::Value> = reports.iter().map(|r| &r["object"]).filter(|o| !o.is_null()).collect();
+        assert_eq!(objects.iter().collect::<Vec<_>>(), reported, "{mode}");
+        assert!(
+            objects.len() >= if mode == "Strict" { 8 } else { 32 },
+            "{mode}: {}",
+            objects.len()
+        );
+        let warnings = |o: &std::process::Output| -> Vec<String> {
+            stderr(o)
+                .lines()
+                .filter(|l| l.starts_with("Warning: "))
+                .map(str::to_string)
+                .collect()
+        };
+        let from_reports: usize = reports
+            .iter()
+            .map(|r| r["warnings"].as_array().map_or(0, Vec::len))
+            .sum();
+        assert_eq!(warnings(&plain).len(), from_reports, "{mode}: {}", stderr(&plain));
+        if mode == "Warn" {
+            // Warnings name the line where their document starts.
+            let lines = warnings(&plain);
+            assert_eq!(
+                lines[0],
+                r#"Warning: <stdin>:2: unknown field "spec.x""#,
+                "{}",
+                stderr(&plain)
+            );
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l == r#"Warning: <stdin>:13: unknown field "spec.x""#),
+                "{}",
+                stderr(&plain)
+            );
+        }
+        assert_eq!(code(&plain), code(&report), "{mode}");
+    }
+}
+
+#[test]
 fn compile_writes_a_module() {
     let crd = fixture("crd.yaml", CRD);
     let out = crd.with_file_name("widgets.rs");

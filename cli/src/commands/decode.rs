@@ -185,6 +185,24 @@ impl Endpoint {
     }
 }
 
+impl Endpoint {
+    /// The walk of the document at the start of a stream's buffered bytes (see
+    /// [`kstruct::scan::try_request_bytes_prefix`]): the stored object appended to `out` and
+    /// where the document ends; `None` when the document must be split and decoded as usual.
+    fn walk_prefix(&self, input: &[u8], options: &DecodeOptions, out: &mut Vec<u8>) -> Option<(DecodeReport, usize)> {
+        use kstruct::decode::OneVersion;
+        use kstruct::scan::try_request_bytes_prefix as walk;
+        match self {
+            Endpoint::Schema(p) => walk(&OneVersion(&**p), input, options, out),
+            Endpoint::CompiledSchema(p) => walk(&OneVersion(*p), input, options, out),
+            Endpoint::CompiledCrd(c, v) => walk(&only(*c, v), input, options, out),
+            Endpoint::Compiled(r, v) => walk(&only(*r, v), input, options, out),
+            Endpoint::Crd(c) => walk(&**c, input, options, out),
+            Endpoint::Crds(r) => walk(r, input, options, out),
+        }
+    }
+}
+
 fn only<'a, R: Resolve + ?Sized>(inner: &'a R, version: &'a Option<String>) -> OnlyVersion<'a, R> {
     OnlyVersion {
         inner,
@@ -243,6 +261,9 @@ pub fn run_with(endpoint: &Endpoint, args: Mode, inputs: &[PathBuf]) -> Result<O
             let mut stream = kstruct::input::JsonStream::new(std::io::Cursor::new(head).chain(reader));
             let mut resplit = false;
             loop {
+                if !resplit && run.walked(&mut out, &origin, &mut stream)? {
+                    continue;
+                }
                 let doc = stream.next_document().map_err(|e| format!("{origin}: {e}"))?;
                 let Some(doc) = doc else { break };
                 let syntax = run.document(
@@ -293,6 +314,50 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// Decodes and prints the stream's next document if the byte walk, reading it where the
+    /// stream has buffered it, finds where it ends and answers for it: each document is then
+    /// read once. False (nothing read or written) otherwise.
+    fn walked<R: std::io::Read>(
+        &mut self,
+        out: &mut impl std::io::Write,
+        origin: &str,
+        stream: &mut kstruct::input::JsonStream<R>,
+    ) -> Result<bool, String> {
+        let args = self.args;
+        if args.report || args.storage || args.validate || args.format == kstruct::BodyFormat::Yaml {
+            return Ok(false);
+        }
+        let options = self.options(kstruct::BodyFormat::Json);
+        let Some(input) = stream.buffered().map_err(|e| format!("{origin}: {e}"))? else {
+            return Ok(false);
+        };
+        self.buf.clear();
+        let Some((report, len)) = self.endpoint.walk_prefix(input, &options, &mut self.buf) else {
+            return Ok(false);
+        };
+        let line = stream.consume(len).line;
+        for w in &report.warnings {
+            let _ = writeln!(self.messages, "Warning: {origin}:{line}: {w}");
+        }
+        self.buf.push(b'\n');
+        out.write_all(&self.buf).map_err(|e| e.to_string())?;
+        Ok(true)
+    }
+
+    /// The decode options of a document in `format` (the command line's, when it names one).
+    fn options(&self, format: kstruct::BodyFormat) -> DecodeOptions {
+        let args = self.args;
+        DecodeOptions {
+            field_validation: args.field_validation,
+            validate: args.validate,
+            format: match args.format {
+                kstruct::BodyFormat::Auto => format,
+                explicit => explicit,
+            },
+            max_body_size: Some(args.max_body_size),
+        }
+    }
+
     /// Decodes and prints one document. With `quiet_syntax`, a JSON syntax error is not
     /// reported but returned (`true`): the caller splits the stream again from there.
     fn document(
@@ -305,15 +370,7 @@ impl Run<'_> {
         quiet_syntax: bool,
     ) -> Result<bool, String> {
         let args = self.args;
-        let options = DecodeOptions {
-            field_validation: args.field_validation,
-            validate: args.validate,
-            format: match args.format {
-                kstruct::BodyFormat::Auto => format,
-                explicit => explicit,
-            },
-            max_body_size: Some(args.max_body_size),
-        };
+        let options = self.options(format);
         // Objects alone go straight to bytes, as the API server would write them; reports
         // and the storage path go through the object.
         let result = match body {

@@ -195,15 +195,7 @@ impl<R: Read> JsonStream<R> {
                 body: &self.buf[start..end],
             }));
         }
-        // What was handed out last is no longer needed (the first document keeps the white
-        // space before it: a stream of one document is one body). It is dropped once it is at
-        // least as long as what is left, so that each byte is moved at most once on average
-        // (moving the rest of a 64 KiB read after every 2 KB document cost as much as the
-        // decoding).
-        if self.index > 0 && self.pos > 0 && self.pos >= self.buf.len() - self.pos {
-            self.buf.drain(..self.pos);
-            self.pos = 0;
-        }
+        self.release();
         let leading = self.pos;
         if !self.skip_space()? {
             return Ok(None);
@@ -235,6 +227,72 @@ impl<R: Read> JsonStream<R> {
             line: body_line,
             body: &self.buf[body_start..body_end],
         }))
+    }
+
+    /// What was handed out last is no longer needed (the first document keeps the white space
+    /// before it: a stream of one document is one body). It is dropped once it is at least as
+    /// long as what is left, so that each byte is moved at most once on average (moving the
+    /// rest of a 64 KiB read after every 2.5 KB document cost as much as decoding it).
+    fn release(&mut self) {
+        if self.index > 0 && self.pos > 0 && self.pos >= self.buf.len() - self.pos {
+            self.buf.drain(..self.pos);
+            self.pos = 0;
+        }
+    }
+
+    /// The bytes read so far from the next document on, for a reader that finds where the
+    /// document ends as it reads it ([`consume`](Self::consume) then takes it), so that the
+    /// stream is not scanned twice: what
+    /// [`scan::try_request_bytes_prefix`](crate::scan::try_request_bytes_prefix) reads. `None`
+    /// at the end of the stream, and where [`next_document`](Self::next_document) must find
+    /// the document: the first one (a stream of one document is the whole stream), after a
+    /// [`resplit`](Self::resplit), and at anything but an object.
+    ///
+    /// ```
+    /// use kstruct::input::JsonStream;
+    ///
+    /// let mut stream = JsonStream::new(&b"{\"a\": 1}\n {\"b\": 2} {\"c\": 3}"[..]);
+    /// assert!(stream.buffered().unwrap().is_none()); // the first document
+    /// stream.next_document().unwrap();
+    /// let rest = stream.buffered().unwrap().unwrap();
+    /// assert_eq!(rest, b"{\"b\": 2} {\"c\": 3}");
+    /// let doc = stream.consume(8);
+    /// assert_eq!((doc.index, doc.line, doc.body), (1, 2, &b"{\"b\": 2}"[..]));
+    /// assert_eq!(stream.next_document().unwrap().unwrap().body, b"{\"c\": 3}");
+    /// ```
+    ///
+    /// # Errors
+    /// Reading the input failed.
+    pub fn buffered(&mut self) -> io::Result<Option<&[u8]>> {
+        if self.queue.is_some() || self.index == 0 {
+            return Ok(None);
+        }
+        self.release();
+        if !self.skip_space()? {
+            return Ok(None);
+        }
+        // Most documents are then whole in what is buffered.
+        if self.buf.len() - self.pos < CHUNK / 2 {
+            self.fill()?;
+        }
+        Ok((self.buf[self.pos] == b'{').then(|| &self.buf[self.pos..]))
+    }
+
+    /// Takes the next `len` bytes of what [`buffered`](Self::buffered) gave, a whole document,
+    /// as the next document.
+    ///
+    /// # Panics
+    /// When `len` is longer than what `buffered` gave.
+    pub fn consume(&mut self, len: usize) -> StreamDocument<'_> {
+        let (start, line) = (self.pos, self.line);
+        self.advance(start + len);
+        self.last = Some((start, line));
+        self.index += 1;
+        StreamDocument {
+            index: self.index - 1,
+            line,
+            body: &self.buf[start..start + len],
+        }
     }
 
     /// After a document that turned out not to be valid JSON: the rest of the stream, from
@@ -333,6 +391,41 @@ mod tests {
             }
         }
         assert_eq!(newlines(&[b'\n'; 300]), 300);
+    }
+
+    /// Documents taken by `buffered` and `consume` where a reader finds their end (here
+    /// serde_json, on valid JSON) are the documents `next_document` gives.
+    #[test]
+    fn documents_consumed_from_the_buffer_are_the_split_ones() {
+        let mut text = Vec::new();
+        for i in 0..300 {
+            text.extend_from_slice(format!("{{\"n\": {i}, \"s\": \"{}\"}}", "x".repeat(i * 7)).as_bytes());
+            text.extend_from_slice(if i % 3 == 0 { b"\n" } else { b" \n\n " });
+        }
+        for step in [1, 7, 4096, 1 << 20] {
+            let mut s = JsonStream::new(Trickle(&text, step));
+            let (mut got, mut consumed) = (Vec::new(), 0);
+            loop {
+                let end = s.buffered().unwrap().and_then(|b| {
+                    let mut values = serde_json::Deserializer::from_slice(b).into_iter::<serde_json::Value>();
+                    values.next()?.ok().map(|_| values.byte_offset())
+                });
+                let d = match end {
+                    Some(end) => {
+                        consumed += 1;
+                        s.consume(end)
+                    }
+                    None => match s.next_document().unwrap() {
+                        Some(d) => d,
+                        None => break,
+                    },
+                };
+                got.push((d.index, d.line, d.body.to_vec()));
+            }
+            assert_eq!(got, split(&text), "in steps of {step}");
+            // Reads of a few bytes rarely buffer a whole document.
+            assert!(step < 4096 || consumed > 250, "{consumed} in steps of {step}");
+        }
     }
 
     /// Valid streams split as `split_documents` splits them, whatever the reads' sizes.

@@ -78,7 +78,50 @@ pub fn try_request_bytes<R: Resolve + ?Sized>(
     if options.validate {
         return None;
     }
-    walk(target, body, options, out, false)
+    walk(target, body, options, out, Walk::default()).map(|(report, _)| report)
+}
+
+/// [`try_request_bytes`] for the document at the start of `input`, the bytes a stream holds
+/// from a document on ([`JsonStream::buffered`](crate::input::JsonStream::buffered)): the walk
+/// ends with the root object, and where it ends comes with the report, so that each document
+/// of a stream is read once. `None`, with nothing appended, for what `try_request_bytes`
+/// leaves to the `Value` path and for a document that does not end within `input`.
+///
+/// ```
+/// use kstruct::{DecodeOptions, Interpreter};
+///
+/// let any = Interpreter::new(None);
+/// let stream = b"{\"apiVersion\": \"v1\", \"kind\": \"A\", \"x\": 1}\n{\"apiVersion\": \"v1\"";
+/// let mut out = Vec::new();
+/// let (_, end) = kstruct::scan::try_request_bytes_prefix(&kstruct::decode::OneVersion(&any), stream, &DecodeOptions::default(), &mut out).unwrap();
+/// assert_eq!((&out[..], end), (&br#"{"apiVersion":"v1","kind":"A"}"#[..], 41));
+/// // The second document is cut short.
+/// out.clear();
+/// assert!(kstruct::scan::try_request_bytes_prefix(&kstruct::decode::OneVersion(&any), &stream[42..], &DecodeOptions::default(), &mut out).is_none());
+/// ```
+pub fn try_request_bytes_prefix<R: Resolve + ?Sized>(
+    target: &R,
+    input: &[u8],
+    options: &DecodeOptions,
+    out: &mut Vec<u8>,
+) -> Option<(DecodeReport, usize)> {
+    if options.validate {
+        return None;
+    }
+    let how = Walk {
+        prefix: true,
+        ..Walk::default()
+    };
+    walk(target, input, options, out, how)
+}
+
+/// How [`walk`] reads its input and writes its output.
+#[derive(Default, Clone, Copy)]
+struct Walk {
+    /// The output is read back as a `Value`.
+    exact_numbers: bool,
+    /// The input is a stream's buffered bytes: the document ends with its root object.
+    prefix: bool,
 }
 
 /// The walk alone, for a `Value`: [`decode::request_in`](crate::decode::request_in)'s answer
@@ -119,7 +162,11 @@ pub fn try_request_value<R: Resolve + ?Sized>(
     }
     let mut out = OUT.take();
     out.clear();
-    let report = walk(target, body, options, &mut out, true);
+    let exact = Walk {
+        exact_numbers: true,
+        ..Walk::default()
+    };
+    let report = walk(target, body, options, &mut out, exact).map(|(report, _)| report);
     let object = report.as_ref().and_then(|_| value::read(&out));
     // A buffer grown by one huge body is not kept for the rest of the thread's life.
     if out.capacity() <= 1 << 20 {
@@ -140,15 +187,17 @@ pub fn try_request_value<R: Resolve + ?Sized>(
     }))
 }
 
-/// The walk of `body` into `out`; `exact_numbers` when the output is read back as a `Value`.
+/// The walk of `body` into `out`, as `how` says; where the document ends in `body`.
 fn walk<R: Resolve + ?Sized>(
     target: &R,
     body: &[u8],
     options: &DecodeOptions,
     out: &mut Vec<u8>,
-    exact_numbers: bool,
-) -> Option<DecodeReport> {
-    if options.format.resolve(body) != BodyFormat::Json || options.max_body_size.is_some_and(|limit| body.len() > limit)
+    how: Walk,
+) -> Option<(DecodeReport, usize)> {
+    let exact_numbers = how.exact_numbers;
+    if options.format.resolve(body) != BodyFormat::Json
+        || (!how.prefix && options.max_body_size.is_some_and(|limit| body.len() > limit))
     {
         return None;
     }
@@ -170,20 +219,30 @@ fn walk<R: Resolve + ?Sized>(
     let walked = {
         let mut walker = walk::Walker::new(body, out, track);
         walker.exact_numbers = exact_numbers;
+        walker.prefix = how.prefix;
         walker.root(&mut resolve)
     };
-    let Ok(root) = walked else {
+    // A stream's document is its root object, from its opening brace.
+    let lead = body
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        .count();
+    let Ok(root) = walked.and_then(|root| match options.max_body_size {
+        Some(limit) if how.prefix && root.end - lead > limit => Err(walk::Bail),
+        _ => Ok(root),
+    }) else {
         out.truncate(start);
         return None;
     };
-    if !track {
-        return Some(DecodeReport::default());
-    }
     let walk::Root {
         metadata,
         pruned,
         embedded,
+        end,
     } = root;
+    if !track {
+        return Some((DecodeReport::default(), end));
+    }
     if options.field_validation == FieldValidation::Strict
         && !(metadata.is_empty() && pruned.is_empty() && embedded.is_empty())
     {
@@ -218,11 +277,14 @@ fn walk<R: Resolve + ?Sized>(
     let mut unknown_fields = metadata;
     unknown_fields.extend(pruned);
     unknown_fields.extend(embedded);
-    Some(DecodeReport {
-        warnings,
-        unknown_fields,
-        duplicate_fields: Vec::new(),
-    })
+    Some((
+        DecodeReport {
+            warnings,
+            unknown_fields,
+            duplicate_fields: Vec::new(),
+        },
+        end,
+    ))
 }
 
 #[cfg(test)]

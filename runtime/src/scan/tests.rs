@@ -255,6 +255,36 @@ fn members_are_put_in_key_order_however_they_come() {
 }
 
 #[test]
+fn a_streams_document_ends_with_its_root_object() {
+    let p = widget();
+    let doc = obj(r#", "spec": {"name": "n", "x": 1}"#);
+    let mut stream = format!("  {doc}\n{doc}").into_bytes();
+    let mut out = Vec::new();
+    let (report, end) =
+        try_request_bytes_prefix(&OneVersion(&p), &stream, &opts(FieldValidation::Warn), &mut out).expect("walked");
+    assert_eq!(end, 2 + doc.len());
+    let (whole, _) = walk(&doc, FieldValidation::Warn).unwrap();
+    assert_eq!(
+        (String::from_utf8(out).unwrap(), report.unknown_fields),
+        (whole, vec!["spec.x".to_string()])
+    );
+    // Cut short, or longer than the largest body: not walked, nothing written.
+    let mut out = b"kept".to_vec();
+    assert!(try_request_bytes_prefix(&OneVersion(&p), &stream[..20], &opts(FieldValidation::Warn), &mut out).is_none());
+    let limit = |n| DecodeOptions {
+        max_body_size: Some(n),
+        ..opts(FieldValidation::Warn)
+    };
+    assert!(try_request_bytes_prefix(&OneVersion(&p), &stream, &limit(doc.len() - 1), &mut out).is_none());
+    assert_eq!(out, b"kept");
+    assert!(try_request_bytes_prefix(&OneVersion(&p), &stream, &limit(doc.len()), &mut Vec::new()).is_some());
+    // Whatever follows the object is the next document's.
+    stream.truncate(2 + doc.len());
+    stream.extend_from_slice(b"} garbage");
+    assert!(try_request_bytes_prefix(&OneVersion(&p), &stream, &opts(FieldValidation::Ignore), &mut out).is_some());
+}
+
+#[test]
 fn repeated_keys_last_wins_when_ignored() {
     let text = walk(
         &obj(r#", "spec": {"name": "a", "replicas": 2, "name": "b", "replicas": null, "z": 1, "z": 2}"#),

@@ -100,6 +100,8 @@ pub(super) struct Root {
     pub pruned: Vec<String>,
     /// Unknown fields of embedded resources' metadata, in byte order.
     pub embedded: Vec<String>,
+    /// Just past the root object's closing brace.
+    pub end: usize,
 }
 
 /// One walk over one body.
@@ -116,6 +118,9 @@ pub(super) struct Walker<'a, 'o> {
     /// the body or in root metadata (plans whose defaults hold one are not walked to a
     /// `Value` at all).
     pub exact_numbers: bool,
+    /// Set when the input is a stream's buffered bytes: the walk ends with the root object,
+    /// whatever follows it.
+    pub prefix: bool,
     pub depth: usize,
     pub entries: Vec<Entry<'a>>,
     scratch: Vec<u8>,
@@ -157,6 +162,7 @@ impl<'a, 'o> Walker<'a, 'o> {
             root: None,
             track,
             exact_numbers: false,
+            prefix: false,
             depth: 0,
             entries: recycle(buffers.entries),
             scratch: buffers.scratch,
@@ -235,9 +241,12 @@ impl<'a, 'o> Walker<'a, 'o> {
                 break;
             }
         }
-        self.ws();
-        if self.pos != self.input.len() {
-            return Err(Bail);
+        let end = self.pos;
+        if !self.prefix {
+            self.ws();
+            if self.pos != self.input.len() {
+                return Err(Bail);
+            }
         }
         if self.root.is_none() {
             let (Some(v), Some(k)) = (&api_version, &kind) else {
@@ -259,6 +268,7 @@ impl<'a, 'o> Walker<'a, 'o> {
             metadata: unknown,
             pruned,
             embedded,
+            end,
         })
     }
 
