@@ -46,16 +46,7 @@ fn main() {
     if let Some(pass) = path.strip_prefix("inplace-") {
         return in_place(compiled, &docs, pass);
     }
-    // Every `-warn` path decodes with fieldValidation Warn, the others with Ignore.
-    let field_validation = if path.ends_with("-warn") {
-        FieldValidation::Warn
-    } else {
-        FieldValidation::Ignore
-    };
-    let opts = DecodeOptions {
-        field_validation,
-        ..DecodeOptions::default()
-    };
+    let opts = options(path);
     let mut out = Vec::new();
     for d in &docs {
         out.clear();
@@ -88,19 +79,25 @@ fn main() {
     }
 }
 
-/// The corpus's instances (each with its CRD registered alone): `none`, `serde`, `walk-ignore`,
-/// `walk-warn`.
-fn corpus(path: &str) {
-    let cases = kstruct_perf::corpus();
+/// A path's decode options: every `-warn` path decodes with fieldValidation Warn, the others
+/// with Ignore.
+fn options(path: &str) -> DecodeOptions {
     let field_validation = if path.ends_with("-warn") {
         FieldValidation::Warn
     } else {
         FieldValidation::Ignore
     };
-    let opts = DecodeOptions {
+    DecodeOptions {
         field_validation,
         ..DecodeOptions::default()
-    };
+    }
+}
+
+/// The corpus's instances (each with its CRD registered alone): `none`, `serde`, `walk-ignore`,
+/// `walk-warn`.
+fn corpus(path: &str) {
+    let cases = kstruct_perf::corpus();
+    let opts = options(path);
     let mut out = Vec::new();
     // Every path first walks every instance once, so that each CRD's plan is built before
     // the counted pass (`none` counts the setup and this warm-up: subtract it).

@@ -669,15 +669,28 @@ impl<'a> Stream<'a> {
             let Some(&c) = self.input.get(i + k) else {
                 return Err(self.error_at(i + k, "unexpected end of JSON input"));
             };
-            let d = match c {
-                b'0'..=b'9' => c - b'0',
-                b'a'..=b'f' => c - b'a' + 10,
-                b'A'..=b'F' => c - b'A' + 10,
-                _ => return Err(self.error_at(i + k, &escape_error(self.input, i - 2, 6))),
+            let Some(d) = hex_digit(c) else {
+                return Err(self.error_at(i + k, &escape_error(self.input, i - 2, 6)));
             };
-            v = v * 16 + u32::from(d);
+            v = v * 16 + d;
         }
         Ok(v)
+    }
+}
+
+/// The value of a hexadecimal digit of a `\u` escape.
+fn hex_digit(c: u8) -> Option<u32> {
+    char::from(c).to_digit(16)
+}
+
+/// The value of the four hexadecimal digits of a `\u` escape (`None` when `d` is not four
+/// of them).
+pub(crate) fn hex4(d: &[u8]) -> Option<u32> {
+    match d {
+        &[a, b, c, e] => [a, b, c, e]
+            .into_iter()
+            .try_fold(0, |n, x| Some(n * 16 + hex_digit(x)?)),
+        _ => None,
     }
 }
 

@@ -336,12 +336,23 @@ impl Run<'_> {
             return Ok(false);
         };
         let line = stream.consume(len).line;
-        for w in &report.warnings {
+        self.print_stored(out, origin, line, &report.warnings)?;
+        Ok(true)
+    }
+
+    /// Prints the stored object written to `buf` as a line, and its warnings.
+    fn print_stored(
+        &mut self,
+        out: &mut impl std::io::Write,
+        origin: &str,
+        line: usize,
+        warnings: &[String],
+    ) -> Result<(), String> {
+        for w in warnings {
             let _ = writeln!(self.messages, "Warning: {origin}:{line}: {w}");
         }
         self.buf.push(b'\n');
-        out.write_all(&self.buf).map_err(|e| e.to_string())?;
-        Ok(true)
+        out.write_all(&self.buf).map_err(|e| e.to_string())
     }
 
     /// The decode options of a document in `format` (the command line's, when it names one).
@@ -382,11 +393,7 @@ impl Run<'_> {
                     .decode_bytes(body, &options, args.namespace.as_deref(), &mut self.buf)
                 {
                     Ok(report) => {
-                        for w in &report.warnings {
-                            let _ = writeln!(self.messages, "Warning: {origin}:{doc_line}: {w}");
-                        }
-                        self.buf.push(b'\n');
-                        out.write_all(&self.buf).map_err(|e| e.to_string())?;
+                        self.print_stored(out, origin, doc_line, &report.warnings)?;
                         return Ok(false);
                     }
                     Err(e) => Err(e),

@@ -335,8 +335,8 @@ impl<R: Read> JsonStream<R> {
     }
 }
 
-/// How many `\n` bytes `b` holds, counted 32 bytes at a time (a loop the compiler turns into
-/// vector compares and sums).
+/// How many `\n` bytes `b` holds, counted 32 bytes at a time (one byte-wide sum per chunk:
+/// about a third of the instructions of a filtered count).
 fn newlines(b: &[u8]) -> usize {
     let chunks = b.chunks_exact(32);
     let tail = chunks.remainder();

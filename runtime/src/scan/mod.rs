@@ -223,14 +223,16 @@ fn walk<R: Resolve + ?Sized>(
         walker.root(&mut resolve)
     };
     // A stream's document is its root object, from its opening brace.
-    let lead = body
-        .iter()
-        .take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-        .count();
-    let Ok(root) = walked.and_then(|root| match options.max_body_size {
-        Some(limit) if how.prefix && root.end - lead > limit => Err(walk::Bail),
-        _ => Ok(root),
-    }) else {
+    let too_long = |end: usize| {
+        options.max_body_size.is_some_and(|limit| {
+            let lead = body
+                .iter()
+                .take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+                .count();
+            end - lead > limit
+        })
+    };
+    let Some(root) = walked.ok().filter(|root| !(how.prefix && too_long(root.end))) else {
         out.truncate(start);
         return None;
     };

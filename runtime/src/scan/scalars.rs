@@ -10,18 +10,8 @@ use super::walk::{Bail, R, Walker};
 use crate::json;
 
 impl<'a> Walker<'a, '_> {
-    /// A string literal's text.
-    pub(super) fn read_string(&mut self) -> R<String> {
-        if self.peek() != Some(b'"') {
-            return Err(Bail);
-        }
-        let (s, end) = json::string_at(self.input, self.pos).map_err(|_| Bail)?;
-        self.pos = end;
-        Ok(s)
-    }
-
     /// A string literal's text, borrowed from the body when it holds no escapes (nor control
-    /// characters or invalid UTF-8).
+    /// characters or invalid UTF-8), else decoded as the reader decodes it.
     pub(super) fn str_value(&mut self) -> R<Cow<'a, str>> {
         if self.peek() != Some(b'"') {
             return Err(Bail);
@@ -35,7 +25,9 @@ impl<'a> Walker<'a, '_> {
             self.pos = end + 1;
             return Ok(Cow::Borrowed(text));
         }
-        self.read_string().map(Cow::Owned)
+        let (s, end) = json::string_at(b, self.pos).map_err(|_| Bail)?;
+        self.pos = end;
+        Ok(Cow::Owned(s))
     }
 
     /// Copies a string, escaped as Go escapes it.
@@ -105,7 +97,7 @@ impl<'a> Walker<'a, '_> {
                     i = end + 2;
                 }
                 (Some(b'\\'), Some(b'u')) => {
-                    let Some(c) = b.get(end + 2..end + 6).and_then(hex4).and_then(char::from_u32) else {
+                    let Some(c) = b.get(end + 2..end + 6).and_then(json::hex4).and_then(char::from_u32) else {
                         // Surrogates (or not hex): the reader pairs or replaces them.
                         break;
                     };
@@ -220,12 +212,6 @@ impl<'a> Walker<'a, '_> {
         }
         Ok(())
     }
-}
-
-/// The value of four hexadecimal digits.
-fn hex4(d: &[u8]) -> Option<u32> {
-    d.iter()
-        .try_fold(0u32, |n, &c| Some(n * 16 + char::from(c).to_digit(16)?))
 }
 
 /// Whether a valid JSON number literal with a fraction is already what Go writes for the

@@ -16,9 +16,6 @@ use super::text;
 use crate::json::{self, push_decimal};
 use crate::objectmeta::{self, GetOptions};
 
-/// Objects of up to this many members are put in order by [`Walker::order_by_heads`].
-const BY_HEADS: usize = 32;
-
 /// The walker leaves this body to the `Value` path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Bail;
@@ -124,6 +121,8 @@ pub(super) struct Walker<'a, 'o> {
     pub depth: usize,
     pub entries: Vec<Entry<'a>>,
     scratch: Vec<u8>,
+    /// `(head, index)` of an object's members, for [`close_object`](Self::close_object).
+    order: Vec<u128>,
     path: Vec<Seg<'a>>,
     unknown: Vec<String>,
     /// Unknown metadata fields of embedded resources.
@@ -137,6 +136,7 @@ struct Buffers {
     entries: Vec<Entry<'static>>,
     path: Vec<Seg<'static>>,
     scratch: Vec<u8>,
+    order: Vec<u128>,
 }
 
 thread_local! {
@@ -166,6 +166,7 @@ impl<'a, 'o> Walker<'a, 'o> {
             depth: 0,
             entries: recycle(buffers.entries),
             scratch: buffers.scratch,
+            order: buffers.order,
             path: recycle(buffers.path),
             unknown: Vec::new(),
             embedded_unknown: Vec::new(),
@@ -310,7 +311,7 @@ impl<'a, 'o> Walker<'a, 'o> {
         if slot.is_some() {
             return Err(Bail);
         }
-        Ok(slot.insert(self.read_string()?))
+        Ok(slot.insert(self.str_value()?.into_owned()))
     }
 
     /// The root metadata (the value at `input[start..end]`), round-tripped through ObjectMeta
@@ -715,52 +716,43 @@ impl<'a, 'o> Walker<'a, 'o> {
     }
 
     /// Puts the members written since `obj_start` in key order (the last of repeated keys
-    /// wins) and closes the object.
+    /// wins) and closes the object. The order is found by sorting `(head, index)` numbers,
+    /// which costs less than sorting entries by their keys; only keys alike in their first
+    /// eight bytes are then compared in full.
     pub(super) fn close_object(&mut self, base: usize, obj_start: usize) -> R<()> {
-        let entries = &mut self.entries[base..];
+        let entries = &self.entries[base..];
         if !entries.windows(2).all(|w| w[0].cmp(&w[1]).is_lt()) {
-            if entries.len() <= BY_HEADS && self.order_by_heads(base, obj_start) {
-                self.entries.truncate(base);
-                self.out.push(b'}');
-                return Ok(());
+            let order = &mut self.order;
+            order.clear();
+            order.extend(
+                entries
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| (u128::from(e.head) << 64) | i as u128),
+            );
+            order.sort_unstable();
+            let entry = |o: u128| &entries[o as u64 as usize];
+            if order.windows(2).any(|w| w[0] >> 64 == w[1] >> 64) {
+                // Keys alike in their first eight bytes: by the rest of the key, and of a
+                // repeated key the last one read first, the one that stays.
+                for alike in order.chunk_by_mut(|a, b| a >> 64 == b >> 64) {
+                    alike.sort_unstable_by(|&a, &b| entry(a).key.cmp(entry(b).key).then(b.cmp(&a)));
+                }
+                let before = order.len();
+                order.dedup_by(|a, b| entry(*a).key == entry(*b).key);
+                if self.track && order.len() < before {
+                    return Err(Bail);
+                }
             }
-            let entries = &mut self.entries[base..];
-            entries.sort_by(Entry::cmp);
-            if self.track && entries.windows(2).any(|w| w[0].same_key(&w[1])) {
-                return Err(Bail);
-            }
-            let spans = entries
-                .chunk_by(Entry::same_key)
-                .filter_map(<[Entry]>::last)
-                .map(|e| (e.start, e.end));
+            let spans = order.iter().map(|&o| {
+                let e = entry(o);
+                (e.start, e.end)
+            });
             reorder(self.out, &mut self.scratch, obj_start, spans);
         }
         self.entries.truncate(base);
         self.out.push(b'}');
         Ok(())
-    }
-
-    /// Puts the members of an object of at most [`BY_HEADS`] entries in key order when their
-    /// keys' heads all differ (so no key repeats and the heads alone order them): sorting
-    /// `(head, index)` numbers costs less than sorting entries by their keys. False, with
-    /// nothing done, when two heads are equal.
-    fn order_by_heads(&mut self, base: usize, obj_start: usize) -> bool {
-        let entries = &self.entries[base..];
-        let mut order = [0u128; BY_HEADS];
-        let order = &mut order[..entries.len()];
-        for (i, (o, e)) in order.iter_mut().zip(entries).enumerate() {
-            *o = (u128::from(e.head) << 64) | i as u128;
-        }
-        order.sort_unstable();
-        if order.windows(2).any(|w| w[0] >> 64 == w[1] >> 64) {
-            return false;
-        }
-        let spans = order.iter().map(|&o| {
-            let e = &entries[o as u64 as usize];
-            (e.start, e.end)
-        });
-        reorder(self.out, &mut self.scratch, obj_start, spans);
-        true
     }
 
     fn array(&mut self, mode: Mode) -> R<()> {
@@ -846,6 +838,7 @@ impl Drop for Walker<'_, '_> {
             entries: recycle(std::mem::take(&mut self.entries)),
             path: recycle(std::mem::take(&mut self.path)),
             scratch: std::mem::take(&mut self.scratch),
+            order: std::mem::take(&mut self.order),
         };
         BUFFERS.with(|b| *b.borrow_mut() = buffers);
     }
