@@ -53,7 +53,7 @@ fn value() -> impl Strategy<Value = Value> {
 }
 
 /// Root metadata as clients write it, and not: ObjectMeta's fields with values of every
-/// type, times valid or not, owner references with unknown fields.
+/// type, times valid or not, owner references and managed fields with unknown fields.
 fn metadata() -> impl Strategy<Value = Value> {
     let field = prop_oneof![
         Just("name"),
@@ -67,6 +67,7 @@ fn metadata() -> impl Strategy<Value = Value> {
         Just("annotations"),
         Just("finalizers"),
         Just("ownerReferences"),
+        Just("managedFields"),
         Just("bogus"),
     ];
     let text = prop_oneof![
@@ -88,6 +89,25 @@ fn metadata() -> impl Strategy<Value = Value> {
         0..4,
     )
     .prop_map(|m| json!(m));
+    let managed = prop::collection::btree_map(
+        prop_oneof![
+            Just("manager"),
+            Just("operation"),
+            Just("time"),
+            Just("fieldsV1"),
+            Just("subresource"),
+            Just("y")
+        ],
+        prop_oneof![
+            text.clone(),
+            Just(Value::Null),
+            Just(json!(1)),
+            Just(json!({"f:spec": {"f:a": {}, ".": {}}, "k:{\"n\":1}": {}})),
+            Just(json!([2.5, -0.0, "\u{1}"]))
+        ],
+        0..4,
+    )
+    .prop_map(|m| json!(m));
     let item = prop_oneof![
         text.clone(),
         Just(Value::Null),
@@ -98,6 +118,7 @@ fn metadata() -> impl Strategy<Value = Value> {
         prop::collection::btree_map("[a-c]", prop_oneof![text.clone(), Just(Value::Null)], 0..3).prop_map(|m| json!(m)),
         prop::collection::vec(prop_oneof![text, Just(Value::Null)], 0..3).prop_map(Value::Array),
         prop::collection::vec(owner, 0..3).prop_map(Value::Array),
+        prop::collection::vec(managed, 0..3).prop_map(Value::Array),
     ];
     prop::collection::btree_map(field, item, 0..6).prop_map(|m| json!(m))
 }

@@ -4,7 +4,8 @@
 //!
 //! Anything the round trip could refuse (a field of the wrong type, an unparsable time, a
 //! repeated key while tracked) or that is rare enough not to be worth a second
-//! implementation (`managedFields`, `null` list elements) gives up, and the walker falls back
+//! implementation (`null` list elements, a field read twice in an owner reference) gives up,
+//! and the walker falls back
 //! to [`objectmeta::get_object_meta`](crate::objectmeta::get_object_meta) on a `Value` of the
 //! metadata alone.
 
@@ -57,7 +58,7 @@ impl<'a> Walker<'a, '_> {
                     b"labels" | b"annotations" => self.meta_map(inner, key)?,
                     b"finalizers" => self.meta_strings(inner, key)?,
                     b"ownerReferences" => self.meta_owners(inner, key, &mut unknown)?,
-                    b"managedFields" => return Err(Bail),
+                    b"managedFields" => self.meta_managed(inner, key, &mut unknown)?,
                     _ => {
                         self.skip(self.track)?;
                         unknown.push((key, 0, b""));
@@ -358,6 +359,81 @@ impl<'a> Walker<'a, '_> {
         self.out.extend_from_slice(b",\"uid\":");
         write_string(self.out, uid);
         self.out.push(b'}');
+        self.depth -= 1;
+        Ok(())
+    }
+
+    /// `managedFields`: objects, each written with its set strings, its time and its
+    /// `fieldsV1` as written; omitted when empty or `null`. Objects read from an API server
+    /// all carry them, so they are worth walking rather than leaving to the round trip.
+    fn meta_managed(&mut self, obj_start: usize, key: &'a [u8], unknown: &mut Vec<Unknown<'a>>) -> R<Option<usize>> {
+        if !self.list_start()? {
+            return Ok(None);
+        }
+        let start = self.begin_member(obj_start, key);
+        self.out.push(b'[');
+        let mut index = 0;
+        loop {
+            if index > 0 {
+                self.out.push(b',');
+            }
+            self.managed_fields_entry(key, index, unknown)?;
+            index += 1;
+            if !self.next_member(b']')? {
+                break;
+            }
+        }
+        self.out.push(b']');
+        self.depth -= 1;
+        Ok(Some(start))
+    }
+
+    /// One `metav1.ManagedFieldsEntry`: its strings omitted when empty, `time` as
+    /// `deletionTimestamp` is, `fieldsV1` kept as any value is kept (omitted when `null`).
+    /// Members are ordered as any object's are, so a repeated key's last value wins.
+    fn managed_fields_entry(&mut self, list: &'a [u8], index: usize, unknown: &mut Vec<Unknown<'a>>) -> R<()> {
+        if self.peek() != Some(b'{') {
+            return Err(Bail);
+        }
+        self.enter()?;
+        self.pos += 1;
+        self.out.push(b'{');
+        let inner = self.out.len();
+        let base = self.entries.len();
+        self.ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+        } else {
+            loop {
+                let k = self.key()?;
+                let written = match k {
+                    b"manager" | b"operation" | b"apiVersion" | b"fieldsType" | b"subresource" => {
+                        self.meta_string(inner, k)?
+                    }
+                    b"time" => self.meta_time(inner, k, false)?,
+                    b"fieldsV1" if self.peek() == Some(b'n') => {
+                        self.literal(b"null")?;
+                        None
+                    }
+                    b"fieldsV1" => {
+                        let start = self.begin_member(inner, k);
+                        self.kept_value()?;
+                        Some(start)
+                    }
+                    _ => {
+                        self.skip(self.track)?;
+                        unknown.push((list, index + 1, k));
+                        None
+                    }
+                };
+                let (start, end) = written.map_or((0, 0), |s| (s, self.out.len()));
+                self.entries.push(Entry::new(k, start, end));
+                if !self.next_member(b'}')? {
+                    break;
+                }
+            }
+        }
+        self.close_object(base, inner)?;
         self.depth -= 1;
         Ok(())
     }

@@ -369,6 +369,13 @@ fn metadata_round_trips_as_through_object_meta() {
         r#"{"ownerReferences": [{"uid": "1", "kind": "K", "bogus": [1], "controller": true, "blockOwnerDeletion": false, "zzz": 1}, {"name": "n", "controller": null}, {}]}"#,
         r#"{"zeta": 1, "alpha": {"x": 1}, "ownerReferences": [{"b": 1}, {"a": 1}], "name": "w"}"#,
         r#"{"managedFields": [{"manager": "m", "operation": "Apply", "fieldsV1": {"f:spec": {}}}], "name": "w"}"#,
+        r#"{"managedFields": [{"time": "2024-04-14T19:24:54+02:00", "subresource": "status", "fieldsType": "FieldsV1", "apiVersion": "a/v1", "fieldsV1": {"f:b": {".": {}}, "f:a": {"k:{\"x\":1}": {}}}}, {}]}"#,
+        r#"{"managedFields": [{"time": "0001-01-01T00:00:00Z", "manager": "", "operation": null, "fieldsV1": null}]}"#,
+        r#"{"managedFields": [{"time": "2024-04-14T17:24:54Z", "fieldsV1": "raw"}, {"fieldsV1": [1, -0, 2.5, {"z": 1, "a": null}]}]}"#,
+        r#"{"managedFields": [{"manager": "m", "zz": 1, "aa": {"x": 1}}, {"bogus": null}], "zeta": 1, "name": "w"}"#,
+        r#"{"managedFields": [], "ownerReferences": [{"zz": 1}], "mz": 1, "managedFieldz": [{}]}"#,
+        r#"{"managedFields": null, "name": "w"}"#,
+        r#"{"managedFields": [null, {"manager": "m"}]}"#,
         r#"{"generation": -0, "deletionGracePeriodSeconds": -0}"#,
         r#"{"generation": -12, "deletionGracePeriodSeconds": 9223372036854775807}"#,
         r#"{"creationTimestamp": "2024-04-14T17:24:54\u005a", "deletionTimestamp": "\u0032024-04-14T17:24:54Z"}"#,
@@ -384,6 +391,9 @@ fn metadata_round_trips_as_through_object_meta() {
         r#"{"labels": {"a": "1"}, "labels": {"b": "2"}}"#,
         r#"{"generation": 2, "generation": 0, "labels": {"a": "1", "a": "2"}}"#,
         r#"{"ownerReferences": [{"name": "a", "name": null}]}"#,
+        r#"{"managedFields": [{"manager": "a", "manager": null, "fieldsV1": {"a": 1}, "fieldsV1": {"b": 2}}]}"#,
+        r#"{"managedFields": [{"fieldsV1": {"a": 1, "a": 2}}]}"#,
+        r#"{"managedFields": [{"time": "2024-04-14T17:24:54Z", "time": null}]}"#,
     ] {
         let body = format!(r#"{{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {meta}}}"#);
         walk(&body, FieldValidation::Ignore);
@@ -399,6 +409,9 @@ fn metadata_round_trips_as_through_object_meta() {
         r#"{"labels": {"a": 1}}"#,
         r#"{"finalizers": "f"}"#,
         r#"{"ownerReferences": [{"controller": "yes"}]}"#,
+        r#"{"managedFields": [{"manager": 1}]}"#,
+        r#"{"managedFields": [{"time": "now"}]}"#,
+        r#"{"managedFields": {}}"#,
         r#"[]"#,
     ] {
         let body = format!(r#"{{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {meta}}}"#);

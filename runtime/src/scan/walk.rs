@@ -596,6 +596,11 @@ impl<'a, 'o> Walker<'a, 'o> {
         String::from_utf8(self.path_text(true)).map_err(|_| Bail)
     }
 
+    /// A value kept as it is, written as the API server writes it.
+    pub(super) fn kept_value(&mut self) -> R<()> {
+        self.value(Mode::Keep)
+    }
+
     /// A value, written as the API server writes it after treating it as `mode`.
     fn value(&mut self, mode: Mode) -> R<()> {
         match self.peek() {
