@@ -6,7 +6,7 @@ use std::sync::Arc;
 use kstruct_schema::crd::{self, CustomResourceDefinition};
 
 use crate::Error;
-use crate::decode::{self, DecodeOptions, Decoded, Resolve, Selected};
+use crate::decode::{self, DecodeOptions, Decoded, Resolve, Selected, TextList};
 use crate::input;
 use crate::interpreter::Interpreter;
 use crate::pipeline::GroupVersionKind;
@@ -320,7 +320,7 @@ impl Registry {
         &self,
         body: &[u8],
         options: &DecodeOptions,
-    ) -> Result<(T, Vec<String>), Error> {
+    ) -> Result<(T, TextList), Error> {
         let decoded = self.decode_served(body, options)?;
         let value = serde_json::from_value(decoded.object).map_err(|source| Error::Deserialize {
             type_name: std::any::type_name::<T>(),

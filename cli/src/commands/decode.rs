@@ -5,7 +5,7 @@ use std::io::{Read, Write as _};
 use std::path::PathBuf;
 
 use kstruct::compiled::{self, CompiledCrd};
-use kstruct::decode::{DecodeReport, Resolve, Selected};
+use kstruct::decode::{DecodeReport, Resolve, Selected, TextList};
 use kstruct::{DecodeOptions, Decoded, Error, FieldValidation, Interpreter, Pipeline, RegisteredCrd, Registry};
 use serde_json::json;
 
@@ -346,7 +346,7 @@ impl Run<'_> {
         out: &mut impl std::io::Write,
         origin: &str,
         line: usize,
-        warnings: &[String],
+        warnings: &TextList,
     ) -> Result<(), String> {
         for w in warnings {
             let _ = writeln!(self.messages, "Warning: {origin}:{line}: {w}");

@@ -15,7 +15,7 @@
 
 use kstruct_schema::go::write_json;
 
-use super::{DecodeOptions, Resolve, request_by_value};
+use super::{DecodeOptions, Resolve, TextList, request_by_value};
 use crate::Error;
 use crate::json::dispose;
 
@@ -29,11 +29,11 @@ use {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DecodeReport {
     /// Warnings the API server would return (fieldValidation `Warn`, a create's warnings).
-    pub warnings: Vec<String>,
+    pub warnings: TextList,
     /// Unknown-field paths, in the API server's order.
-    pub unknown_fields: Vec<String>,
+    pub unknown_fields: TextList,
     /// Paths of repeated keys, in document order.
-    pub duplicate_fields: Vec<String>,
+    pub duplicate_fields: TextList,
 }
 
 /// [`request_in`], with the stored object appended to `out` as the API server writes it (see

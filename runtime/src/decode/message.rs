@@ -15,11 +15,14 @@ pub(super) fn parse_error(e: &JsonError) -> String {
     format!("couldn't get version/kind; json parse error: {}", e.message)
 }
 
+/// What [`unknown_field`] writes before the path (and a `"` after it).
+pub(crate) const UNKNOWN_FIELD: &str = "unknown field \"";
+
 /// The strict error for an unknown field at `path`: `unknown field "<path>"` (as `format!`,
 /// without its machinery: bodies may have thousands of unknown fields).
 pub(crate) fn unknown_field(path: &str) -> String {
     let mut e = String::with_capacity(path.len() + 16);
-    e.push_str("unknown field \"");
+    e.push_str(UNKNOWN_FIELD);
     e.push_str(path);
     e.push('"');
     e

@@ -51,10 +51,12 @@ mod body;
 mod bytes;
 mod coercer;
 pub(crate) mod message;
+mod texts;
 
 use serde_json::Value;
 
 pub use bytes::{DecodeReport, request_bytes};
+pub use texts::{TextIter, TextList};
 
 use crate::Error;
 use crate::json::dispose;
@@ -187,13 +189,13 @@ pub struct Decoded {
     /// The object as the API server would go on with it: pruned, normalised, defaulted.
     pub object: Value,
     /// Warnings the API server would return (fieldValidation `Warn`).
-    pub warnings: Vec<String>,
+    pub warnings: TextList,
     /// Unknown-field paths in the API server's order: root metadata, then pruned fields
     /// (sorted), then embedded metadata (sorted). Empty under `Ignore` and on the read path.
-    pub unknown_fields: Vec<String>,
+    pub unknown_fields: TextList,
     /// Paths of repeated JSON keys, in document order. Empty under `Ignore` and on the read
     /// path.
-    pub duplicate_fields: Vec<String>,
+    pub duplicate_fields: TextList,
 }
 
 /// A create the API server refuses after decoding: its 422 `Invalid` answer.
@@ -362,9 +364,9 @@ pub fn request_by_value<R: Resolve + ?Sized>(
     warnings.extend(create_warnings);
     Ok(Decoded {
         object,
-        warnings,
-        unknown_fields: stage.unknown_fields,
-        duplicate_fields: stage.duplicate_fields,
+        warnings: warnings.into(),
+        unknown_fields: stage.unknown_fields.into(),
+        duplicate_fields: stage.duplicate_fields.into(),
     })
 }
 

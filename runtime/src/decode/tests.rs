@@ -145,7 +145,7 @@ fn duplicates_are_quoted_deduplicated_and_capped() {
     let d = warn(&format!(r#"{{{HEAD}, "spec": {{"free": {{{}}}}}}}"#, fields.join(", ")));
     assert_eq!(d.duplicate_fields.len(), 100);
     assert_eq!(d.warnings.len(), 100);
-    assert_eq!(d.warnings[99], r#"duplicate field "spec.free.f99""#);
+    assert_eq!(&d.warnings[99], r#"duplicate field "spec.free.f99""#);
 }
 
 #[test]

@@ -36,7 +36,9 @@ pub use plan::Plan;
 #[doc(hidden)]
 pub use plan::{Child, Embedded, Node, Prop};
 
-use crate::decode::{BodyFormat, DecodeOptions, DecodeReport, Decoded, FieldValidation, Resolve, Selected, message};
+use crate::decode::{
+    BodyFormat, DecodeOptions, DecodeReport, Decoded, FieldValidation, Resolve, Selected, TextList, message,
+};
 use crate::{Error, Pipeline};
 
 /// The walk alone: [`decode::request_bytes`](crate::decode::request_bytes)'s answer for
@@ -255,38 +257,58 @@ fn walk<R: Resolve + ?Sized>(
     // The warnings are the unknown fields' strict errors, each text once (as
     // `message::warnings` keeps them; distinct paths can print alike, `a.b` and `a` > `b`).
     // The pruned and embedded lists come sorted: a repeat within one is next to its first.
-    let mut warnings = Vec::with_capacity(metadata.len() + pruned.len() + embedded.len());
-    let mut warn = |p: &str| warnings.push(message::unknown_field(p));
+    let paths = metadata.len() + pruned.len() + embedded.len();
+    let bytes = metadata.iter().chain(&embedded).map(String::len).sum::<usize>() + pruned.text_len();
+    let mut warnings = TextList::with_capacity(paths, bytes + paths * (message::UNKNOWN_FIELD.len() + 1));
+    let mut warn = |p: &str| warnings.push_concat(&[message::UNKNOWN_FIELD, p, "\""]);
     // Root metadata reports at most 100 fields.
-    let mut meta_sorted: Vec<&String> = metadata.iter().collect();
+    let mut meta_sorted: Vec<&str> = metadata.iter().map(String::as_str).collect();
     meta_sorted.sort_unstable();
-    let in_meta = |p: &String| meta_sorted.binary_search(&p).is_ok();
+    let in_meta = |p: &str| meta_sorted.binary_search(&p).is_ok();
     for (i, p) in metadata.iter().enumerate() {
         if !metadata[..i].contains(p) {
             warn(p);
         }
     }
-    for (i, p) in pruned.iter().enumerate() {
-        if (i == 0 || pruned[i - 1] != *p) && !in_meta(p) {
+    let mut previous = None;
+    for p in &pruned {
+        if previous != Some(p) && !in_meta(p) {
             warn(p);
         }
+        previous = Some(p);
     }
     for (i, p) in embedded.iter().enumerate() {
-        if (i == 0 || embedded[i - 1] != *p) && !in_meta(p) && pruned.binary_search(p).is_err() {
+        if (i == 0 || embedded[i - 1] != *p) && !in_meta(p) && !sorted_contains(&pruned, p) {
             warn(p);
         }
     }
-    let mut unknown_fields = metadata;
-    unknown_fields.extend(pruned);
+    // Root metadata's first: added after the pruned fields, whose text stays where it is.
+    let mut unknown_fields = pruned;
+    unknown_fields.extend(&metadata);
+    unknown_fields.move_last_to_front(metadata.len());
     unknown_fields.extend(embedded);
     Some((
         DecodeReport {
             warnings,
             unknown_fields,
-            duplicate_fields: Vec::new(),
+            duplicate_fields: TextList::new(),
         },
         end,
     ))
+}
+
+/// Whether `sorted`, in byte order, holds `s`.
+fn sorted_contains(sorted: &TextList, s: &str) -> bool {
+    let (mut low, mut high) = (0, sorted.len());
+    while low < high {
+        let mid = low + (high - low) / 2;
+        match sorted[mid].cmp(s) {
+            std::cmp::Ordering::Less => low = mid + 1,
+            std::cmp::Ordering::Greater => high = mid,
+            std::cmp::Ordering::Equal => return true,
+        }
+    }
+    false
 }
 
 #[cfg(test)]

@@ -23,18 +23,14 @@ impl Walker<'_, '_> {
                 } else {
                     let base = self.entries.len();
                     loop {
-                        if dups {
-                            let key = self.key()?;
-                            self.entries.push(Entry::new(key, 0, 0));
-                        } else {
-                            self.skip_key()?;
-                        }
-                        self.skip(dups)?;
+                        let key = self.key()?;
+                        self.entries.push(Entry::new(key, 0, 0));
+                        self.skip(true)?;
                         if !self.next_member(b'}')? {
                             break;
                         }
                     }
-                    if dups && self.repeated_since(base) {
+                    if self.repeated_since(base) {
                         return Err(Bail);
                     }
                 }
@@ -49,7 +45,7 @@ impl Walker<'_, '_> {
                     self.pos += 1;
                 } else {
                     loop {
-                        self.skip(dups)?;
+                        self.skip(true)?;
                         if !self.next_member(b']')? {
                             break;
                         }

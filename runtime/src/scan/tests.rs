@@ -264,10 +264,8 @@ fn a_streams_document_ends_with_its_root_object() {
         try_request_bytes_prefix(&OneVersion(&p), &stream, &opts(FieldValidation::Warn), &mut out).expect("walked");
     assert_eq!(end, 2 + doc.len());
     let (whole, _) = walk(&doc, FieldValidation::Warn).unwrap();
-    assert_eq!(
-        (String::from_utf8(out).unwrap(), report.unknown_fields),
-        (whole, vec!["spec.x".to_string()])
-    );
+    assert_eq!(String::from_utf8(out).unwrap(), whole);
+    assert_eq!(report.unknown_fields, ["spec.x"]);
     // Cut short, or longer than the largest body: not walked, nothing written.
     let mut out = b"kept".to_vec();
     assert!(try_request_bytes_prefix(&OneVersion(&p), &stream[..20], &opts(FieldValidation::Warn), &mut out).is_none());

@@ -13,6 +13,7 @@ use kstruct_schema::go::write_string;
 
 use super::plan::{Child, Embedded, Node, Plan};
 use super::text;
+use crate::decode::TextList;
 use crate::json::{self, push_decimal};
 use crate::objectmeta::{self, GetOptions};
 
@@ -94,7 +95,7 @@ pub(super) struct Root {
     /// Unknown fields of root metadata, in the round trip's order.
     pub metadata: Vec<String>,
     /// Pruned fields, in byte order.
-    pub pruned: Vec<String>,
+    pub pruned: TextList,
     /// Unknown fields of embedded resources' metadata, in byte order.
     pub embedded: Vec<String>,
     /// Just past the root object's closing brace.
@@ -120,11 +121,12 @@ pub(super) struct Walker<'a, 'o> {
     pub prefix: bool,
     pub depth: usize,
     pub entries: Vec<Entry<'a>>,
+    /// Bytes being moved by [`reorder`], or a path being built.
     scratch: Vec<u8>,
     /// `(head, index)` of an object's members, for [`close_object`](Self::close_object).
     order: Vec<u128>,
     path: Vec<Seg<'a>>,
-    unknown: Vec<String>,
+    unknown: TextList,
     /// Unknown metadata fields of embedded resources.
     embedded_unknown: Vec<String>,
 }
@@ -168,7 +170,7 @@ impl<'a, 'o> Walker<'a, 'o> {
             scratch: buffers.scratch,
             order: buffers.order,
             path: recycle(buffers.path),
-            unknown: Vec::new(),
+            unknown: TextList::new(),
             embedded_unknown: Vec::new(),
         }
     }
@@ -552,8 +554,7 @@ impl<'a, 'o> Walker<'a, 'o> {
     /// Where the walk is, as a path: as the pruner writes it (`spec.byName.a.items[0]`), or,
     /// with `coercer`, as the coercer does (`spec.byName[a].items[0]`, an empty property as
     /// `[]`). Keys beyond ASCII were checked as UTF-8 when read.
-    fn path_text(&self, coercer: bool) -> Vec<u8> {
-        let mut p = Vec::with_capacity(64);
+    fn path_text(&self, coercer: bool, p: &mut Vec<u8>) {
         for (i, seg) in self.path.iter().enumerate() {
             match *seg {
                 Seg::Key([]) if coercer => p.extend_from_slice(b"[]"),
@@ -570,30 +571,38 @@ impl<'a, 'o> Walker<'a, 'o> {
                 }
                 Seg::Index(n) => {
                     p.push(b'[');
-                    push_decimal(&mut p, n);
+                    push_decimal(p, n);
                     p.push(b']');
                 }
             }
         }
-        p
     }
 
     /// Records the pruned field `key` of the current object, with its path as the pruner
     /// writes it (`spec.ports[0].name`).
     fn report(&mut self, key: &[u8]) -> R<()> {
-        let mut p = self.path_text(false);
+        let mut p = std::mem::take(&mut self.scratch);
+        p.clear();
+        self.path_text(false, &mut p);
         if !self.path.is_empty() {
             p.push(b'.');
         }
         p.extend_from_slice(key);
-        self.unknown.push(String::from_utf8(p).map_err(|_| Bail)?);
-        Ok(())
+        let text = std::str::from_utf8(&p);
+        if let Ok(text) = text {
+            self.unknown.push(text);
+        }
+        let pushed = text.map(drop).map_err(|_| Bail);
+        self.scratch = p;
+        pushed
     }
 
     /// Where the walk is, as the coercer writes paths: the prefix of an embedded resource's
     /// unknown metadata fields.
     pub(super) fn coerce_path(&self) -> R<String> {
-        String::from_utf8(self.path_text(true)).map_err(|_| Bail)
+        let mut p = Vec::with_capacity(64);
+        self.path_text(true, &mut p);
+        String::from_utf8(p).map_err(|_| Bail)
     }
 
     /// A value kept as it is, written as the API server writes it.
@@ -714,8 +723,13 @@ impl<'a, 'o> Walker<'a, 'o> {
     /// dropped.
     pub(super) fn repeated_since(&mut self, base: usize) -> bool {
         let keys = &mut self.entries[base..];
-        keys.sort_unstable_by(Entry::cmp);
-        let repeated = keys.windows(2).any(|w| w[0].same_key(&w[1]));
+        let repeated = if keys.len() <= 12 {
+            // Most objects are small: comparing every pair by head costs less than sorting.
+            (1..keys.len()).any(|i| keys[..i].iter().any(|k| k.same_key(&keys[i])))
+        } else {
+            keys.sort_unstable_by(Entry::cmp);
+            keys.windows(2).any(|w| w[0].same_key(&w[1]))
+        };
         self.entries.truncate(base);
         repeated
     }

@@ -507,7 +507,7 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
             } else {
                 Outcome::Warning
             };
-            r.messages = decoded.warnings.clone();
+            r.messages = decoded.warnings.to_vec();
             if settings.keep_objects {
                 r.stored = Some(decoded.object.clone());
             }
@@ -591,7 +591,7 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
             hints::field(path, s.get(skip..)?, schema)
         });
         r.unknown_fields.push(Field {
-            path: path.clone(),
+            path: path.to_owned(),
             at: map.and_then(|m| m.locate(&full(path))).map(at),
             first: None,
             suggestion,
@@ -617,7 +617,7 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
         for path in &found.duplicate_fields {
             let places = map.map(|m| m.occurrences(&full(path))).unwrap_or_default();
             r.duplicate_fields.push(Field {
-                path: path.clone(),
+                path: path.to_owned(),
                 at: places.get(1).copied().map(at),
                 first: places.first().copied().map(at),
                 suggestion: None,

@@ -1,0 +1,340 @@
+//! [`TextList`]: the strings a decode reports (warnings, field paths), kept in one buffer.
+
+use std::fmt;
+use std::ops::Index;
+
+/// A list of strings held in one buffer: what a decode reports (warnings, unknown and
+/// duplicate field paths).
+///
+/// A report under fieldValidation `Warn` can name a path for every unknown field of a
+/// document, and a `String` each would cost an allocation to make and one to free per field:
+/// as much as the walk of the field itself. A `TextList` costs two allocations however long
+/// it grows, and reads like a slice of `&str`: it indexes, iterates, compares with arrays and
+/// vectors of strings, and serializes as a JSON array.
+///
+/// ```
+/// use kstruct::decode::TextList;
+///
+/// let mut paths: TextList = ["spec.b", "spec.a"].into_iter().collect();
+/// paths.push("spec.c");
+/// paths.sort();
+/// assert_eq!(paths, ["spec.a", "spec.b", "spec.c"]);
+/// assert_eq!(&paths[1], "spec.b");
+/// assert_eq!(paths.iter().map(str::len).sum::<usize>(), 18);
+/// let owned: Vec<String> = paths.into();
+/// assert_eq!(owned, ["spec.a", "spec.b", "spec.c"]);
+/// ```
+#[derive(Clone, Default)]
+pub struct TextList {
+    text: String,
+    /// Where each string is in `text`: `(start, end)`, in list order.
+    spans: Vec<(usize, usize)>,
+}
+
+impl TextList {
+    /// An empty list (allocates nothing).
+    pub const fn new() -> TextList {
+        TextList {
+            text: String::new(),
+            spans: Vec::new(),
+        }
+    }
+
+    /// An empty list with room for `strings` strings of `bytes` bytes in all.
+    pub fn with_capacity(strings: usize, bytes: usize) -> TextList {
+        TextList {
+            text: String::with_capacity(bytes),
+            spans: Vec::with_capacity(strings),
+        }
+    }
+
+    /// How many strings the list holds.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// The strings' length in bytes, all together.
+    pub fn text_len(&self) -> usize {
+        self.text.len()
+    }
+
+    /// Whether the list holds no string.
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// Appends `s`.
+    pub fn push(&mut self, s: &str) {
+        self.push_concat(&[s]);
+    }
+
+    /// Appends the concatenation of `parts` as one string (`["unknown field \"", path, "\""]`).
+    pub fn push_concat(&mut self, parts: &[&str]) {
+        if self.spans.capacity() == 0 {
+            // A report that names one field usually names several: grow once, not eight
+            // times, for the first few hundred bytes.
+            self.spans.reserve(8);
+            self.text.reserve(256);
+        }
+        let start = self.text.len();
+        for p in parts {
+            self.text.push_str(p);
+        }
+        self.spans.push((start, self.text.len()));
+    }
+
+    /// The `i`th string, if there is one.
+    pub fn get(&self, i: usize) -> Option<&str> {
+        self.spans.get(i).map(|&(start, end)| &self.text[start..end])
+    }
+
+    /// The strings, in order.
+    pub fn iter(&self) -> TextIter<'_> {
+        TextIter {
+            text: &self.text,
+            spans: self.spans.iter(),
+        }
+    }
+
+    /// Whether the list holds `s`.
+    pub fn contains(&self, s: &str) -> bool {
+        self.iter().any(|t| t == s)
+    }
+
+    /// The strings joined by `separator`, as [`slice::join`] joins them.
+    pub fn join(&self, separator: &str) -> String {
+        let mut out = String::with_capacity(self.text.len() + separator.len() * self.len());
+        for (i, s) in self.iter().enumerate() {
+            if i > 0 {
+                out.push_str(separator);
+            }
+            out.push_str(s);
+        }
+        out
+    }
+
+    /// Sorts the strings in byte order. Only the spans move; the text stays where it is (and
+    /// equal strings cannot be told apart, so no stable sort is needed).
+    pub fn sort(&mut self) {
+        let text = &self.text;
+        self.spans.sort_unstable_by(|a, b| text[a.0..a.1].cmp(&text[b.0..b.1]));
+    }
+
+    /// Moves the last `n` strings to the front, in their order (only spans move).
+    pub(crate) fn move_last_to_front(&mut self, n: usize) {
+        self.spans.rotate_right(n);
+    }
+
+    /// Appends every string of `other`.
+    pub fn append(&mut self, other: &TextList) {
+        let shift = self.text.len();
+        self.text.push_str(&other.text);
+        self.spans
+            .extend(other.spans.iter().map(|&(s, e)| (s + shift, e + shift)));
+    }
+
+    /// Empties the list, keeping its buffers for reuse.
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.spans.clear();
+    }
+
+    /// The strings as owned `String`s.
+    pub fn to_vec(&self) -> Vec<String> {
+        self.iter().map(str::to_owned).collect()
+    }
+}
+
+/// An iterator over a [`TextList`]'s strings.
+#[derive(Debug, Clone)]
+pub struct TextIter<'a> {
+    text: &'a str,
+    spans: std::slice::Iter<'a, (usize, usize)>,
+}
+
+impl<'a> Iterator for TextIter<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        self.spans.next().map(|&(start, end)| &self.text[start..end])
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.spans.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for TextIter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.spans.next_back().map(|&(start, end)| &self.text[start..end])
+    }
+}
+
+impl ExactSizeIterator for TextIter<'_> {}
+
+impl<'a> IntoIterator for &'a TextList {
+    type Item = &'a str;
+    type IntoIter = TextIter<'a>;
+
+    fn into_iter(self) -> TextIter<'a> {
+        self.iter()
+    }
+}
+
+impl Index<usize> for TextList {
+    type Output = str;
+
+    /// # Panics
+    /// When `i` is out of bounds, as a slice's index does.
+    fn index(&self, i: usize) -> &str {
+        let (start, end) = self.spans[i];
+        &self.text[start..end]
+    }
+}
+
+impl fmt::Debug for TextList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl PartialEq for TextList {
+    fn eq(&self, other: &TextList) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for TextList {}
+
+impl std::hash::Hash for TextList {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_usize(self.len());
+        for s in self {
+            s.hash(state);
+        }
+    }
+}
+
+impl<S: AsRef<str>> PartialEq<[S]> for TextList {
+    fn eq(&self, other: &[S]) -> bool {
+        self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a == b.as_ref())
+    }
+}
+
+impl<S: AsRef<str>, const N: usize> PartialEq<[S; N]> for TextList {
+    fn eq(&self, other: &[S; N]) -> bool {
+        *self == other[..]
+    }
+}
+
+impl<S: AsRef<str>> PartialEq<&[S]> for TextList {
+    fn eq(&self, other: &&[S]) -> bool {
+        *self == **other
+    }
+}
+
+impl<S: AsRef<str>> PartialEq<Vec<S>> for TextList {
+    fn eq(&self, other: &Vec<S>) -> bool {
+        *self == other[..]
+    }
+}
+
+impl<S: AsRef<str>> PartialEq<TextList> for Vec<S> {
+    fn eq(&self, other: &TextList) -> bool {
+        *other == self[..]
+    }
+}
+
+impl<S: AsRef<str>> PartialEq<TextList> for [S] {
+    fn eq(&self, other: &TextList) -> bool {
+        *other == *self
+    }
+}
+
+impl<S: AsRef<str>, const N: usize> PartialEq<TextList> for [S; N] {
+    fn eq(&self, other: &TextList) -> bool {
+        *other == self[..]
+    }
+}
+
+impl<S: AsRef<str>> FromIterator<S> for TextList {
+    fn from_iter<I: IntoIterator<Item = S>>(iter: I) -> TextList {
+        let mut list = TextList::new();
+        list.extend(iter);
+        list
+    }
+}
+
+impl<S: AsRef<str>> Extend<S> for TextList {
+    fn extend<I: IntoIterator<Item = S>>(&mut self, iter: I) {
+        for s in iter {
+            self.push(s.as_ref());
+        }
+    }
+}
+
+impl From<Vec<String>> for TextList {
+    fn from(v: Vec<String>) -> TextList {
+        let mut list = TextList {
+            text: String::with_capacity(v.iter().map(String::len).sum()),
+            spans: Vec::with_capacity(v.len()),
+        };
+        list.extend(v);
+        list
+    }
+}
+
+impl From<TextList> for Vec<String> {
+    fn from(list: TextList) -> Vec<String> {
+        list.to_vec()
+    }
+}
+
+impl serde::Serialize for TextList {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TextList;
+
+    #[test]
+    fn reads_like_a_list_of_strings() {
+        let mut list = TextList::new();
+        assert!(list.is_empty() && list == [""; 0]);
+        list.push("b");
+        list.push_concat(&["unknown field \"", "a.b", "\""]);
+        list.push("");
+        list.push("a");
+        assert_eq!(list.len(), 4);
+        assert_eq!(list, ["b", "unknown field \"a.b\"", "", "a"]);
+        assert_eq!(list.get(1), Some("unknown field \"a.b\""));
+        assert_eq!(list.get(4), None);
+        assert_eq!(list.iter().next_back(), Some("a"));
+        assert!(list.contains("") && !list.contains("c"));
+        assert_eq!(list.join(", "), "b, unknown field \"a.b\", , a");
+        assert_eq!(format!("{list:?}"), r#"["b", "unknown field \"a.b\"", "", "a"]"#);
+        assert_eq!(
+            serde_json::to_string(&list).unwrap(),
+            r#"["b","unknown field \"a.b\"","","a"]"#
+        );
+        list.sort();
+        assert_eq!(list, ["", "a", "b", "unknown field \"a.b\""]);
+        let mut more = TextList::from(vec!["z".to_string(), "é".to_string()]);
+        more.append(&list);
+        assert_eq!(more, ["z", "é", "", "a", "b", "unknown field \"a.b\""]);
+        assert_ne!(more, list);
+        assert!(vec!["", "a", "b", "unknown field \"a.b\""] == list && ["x"] != list);
+        more.clear();
+        assert_eq!(more, TextList::new());
+    }
+
+    #[test]
+    fn sorting_is_stable_and_by_bytes() {
+        let mut list: TextList = ["b", "a[1]", "a.b", "a", "b", "é", "Z"].into_iter().collect();
+        list.sort();
+        assert_eq!(list, ["Z", "a", "a.b", "a[1]", "b", "b", "é"]);
+    }
+}
