@@ -348,8 +348,14 @@ impl Run<'_> {
         line: usize,
         warnings: &TextList,
     ) -> Result<(), String> {
-        for w in warnings {
-            let _ = writeln!(self.messages, "Warning: {origin}:{line}: {w}");
+        if !warnings.is_empty() {
+            // Formatted once per document: an object can have hundreds of warnings.
+            let prefix = format!("Warning: {origin}:{line}: ");
+            for w in warnings {
+                let _ = self.messages.write_all(prefix.as_bytes());
+                let _ = self.messages.write_all(w.as_bytes());
+                let _ = self.messages.write_all(b"\n");
+            }
         }
         self.buf.push(b'\n');
         out.write_all(&self.buf).map_err(|e| e.to_string())

@@ -116,8 +116,9 @@ impl TextList {
     /// Sorts the strings in byte order. Only the spans move; the text stays where it is (and
     /// equal strings cannot be told apart, so no stable sort is needed).
     pub fn sort(&mut self) {
-        let text = &self.text;
-        self.spans.sort_unstable_by(|a, b| text[a.0..a.1].cmp(&text[b.0..b.1]));
+        let text = self.text.as_bytes();
+        self.spans
+            .sort_unstable_by(|a, b| compare(&text[a.0..a.1], &text[b.0..b.1]));
     }
 
     /// Moves the last `n` strings to the front, in their order (only spans move).
@@ -143,6 +144,23 @@ impl TextList {
     pub fn to_vec(&self) -> Vec<String> {
         self.iter().map(str::to_owned).collect()
     }
+}
+
+/// `a.cmp(b)`, eight bytes at a time. Paths share long prefixes (`spec.template.spec.`), and
+/// sorting them by `memcmp` spent more on calling it than on comparing.
+#[inline]
+fn compare(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    let mut x = a.chunks_exact(8);
+    let mut y = b.chunks_exact(8);
+    for (p, q) in (&mut x).zip(&mut y) {
+        let p = u64::from_be_bytes([p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]]);
+        let q = u64::from_be_bytes([q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7]]);
+        if p != q {
+            return p.cmp(&q);
+        }
+    }
+    let done = a.len().min(b.len()) / 8 * 8;
+    a[done..].cmp(&b[done..])
 }
 
 /// An iterator over a [`TextList`]'s strings.
@@ -332,7 +350,30 @@ mod tests {
     }
 
     #[test]
-    fn sorting_is_stable_and_by_bytes() {
+    fn compares_as_slices_do() {
+        let words: Vec<&[u8]> = vec![
+            b"",
+            b"a",
+            b"ab",
+            b"spec.template.spec.a",
+            b"spec.template.spec.b",
+            b"spec.template.spec",
+            b"spec.templatf",
+            b"\xff",
+            b"12345678",
+            b"123456789",
+            b"12345677z",
+            b"1234567",
+        ];
+        for a in &words {
+            for b in &words {
+                assert_eq!(super::compare(a, b), a.cmp(b), "{a:?} {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn sorts_by_bytes() {
         let mut list: TextList = ["b", "a[1]", "a.b", "a", "b", "é", "Z"].into_iter().collect();
         list.sort();
         assert_eq!(list, ["Z", "a", "a.b", "a[1]", "b", "b", "é"]);
