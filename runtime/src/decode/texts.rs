@@ -121,6 +121,13 @@ impl TextList {
             .sort_unstable_by(|a, b| compare(&text[a.0..a.1], &text[b.0..b.1]));
     }
 
+    /// Where `s` is in a list sorted in byte order, as [`slice::binary_search`] says.
+    pub fn binary_search(&self, s: &str) -> Result<usize, usize> {
+        let text = self.text.as_bytes();
+        self.spans
+            .binary_search_by(|&(start, end)| compare(&text[start..end], s.as_bytes()))
+    }
+
     /// Moves the last `n` strings to the front, in their order (only spans move).
     pub(crate) fn move_last_to_front(&mut self, n: usize) {
         self.spans.rotate_right(n);
@@ -340,6 +347,8 @@ mod tests {
         );
         list.sort();
         assert_eq!(list, ["", "a", "b", "unknown field \"a.b\""]);
+        assert_eq!(list.binary_search("b"), Ok(2));
+        assert_eq!(list.binary_search("aa"), Err(2));
         let mut more = TextList::from(vec!["z".to_string(), "é".to_string()]);
         more.append(&list);
         assert_eq!(more, ["z", "é", "", "a", "b", "unknown field \"a.b\""]);

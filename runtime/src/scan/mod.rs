@@ -278,7 +278,7 @@ fn walk<R: Resolve + ?Sized>(
         previous = Some(p);
     }
     for (i, p) in embedded.iter().enumerate() {
-        if (i == 0 || embedded[i - 1] != *p) && !in_meta(p) && !sorted_contains(&pruned, p) {
+        if (i == 0 || embedded[i - 1] != *p) && !in_meta(p) && pruned.binary_search(p).is_err() {
             warn(p);
         }
     }
@@ -295,20 +295,6 @@ fn walk<R: Resolve + ?Sized>(
         },
         end,
     ))
-}
-
-/// Whether `sorted`, in byte order, holds `s`.
-fn sorted_contains(sorted: &TextList, s: &str) -> bool {
-    let (mut low, mut high) = (0, sorted.len());
-    while low < high {
-        let mid = low + (high - low) / 2;
-        match sorted[mid].cmp(s) {
-            std::cmp::Ordering::Less => low = mid + 1,
-            std::cmp::Ordering::Greater => high = mid,
-            std::cmp::Ordering::Equal => return true,
-        }
-    }
-    false
 }
 
 #[cfg(test)]

@@ -588,13 +588,9 @@ impl<'a, 'o> Walker<'a, 'o> {
             p.push(b'.');
         }
         p.extend_from_slice(key);
-        let text = std::str::from_utf8(&p);
-        if let Ok(text) = text {
-            self.unknown.push(text);
-        }
-        let pushed = text.map(drop).map_err(|_| Bail);
+        let pushed = std::str::from_utf8(&p).map(|text| self.unknown.push(text));
         self.scratch = p;
-        pushed
+        pushed.map_err(|_| Bail)
     }
 
     /// Where the walk is, as the coercer writes paths: the prefix of an embedded resource's
