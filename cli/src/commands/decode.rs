@@ -348,17 +348,23 @@ impl Run<'_> {
         line: usize,
         warnings: &TextList,
     ) -> Result<(), String> {
-        if !warnings.is_empty() {
-            // Formatted once per document: an object can have hundreds of warnings.
-            let prefix = format!("Warning: {origin}:{line}: ");
-            for w in warnings {
-                let _ = self.messages.write_all(prefix.as_bytes());
-                let _ = self.messages.write_all(w.as_bytes());
-                let _ = self.messages.write_all(b"\n");
-            }
-        }
+        self.print_warnings(origin, line, warnings);
         self.buf.push(b'\n');
         out.write_all(&self.buf).map_err(|e| e.to_string())
+    }
+
+    /// A document's warnings, a line each: `Warning: <origin>:<line>: <warning>`.
+    fn print_warnings(&mut self, origin: &str, line: usize, warnings: &TextList) {
+        if warnings.is_empty() {
+            return;
+        }
+        // Formatted once per document: an object can have hundreds of warnings.
+        let prefix = format!("Warning: {origin}:{line}: ");
+        for w in warnings {
+            let _ = self.messages.write_all(prefix.as_bytes());
+            let _ = self.messages.write_all(w.as_bytes());
+            let _ = self.messages.write_all(b"\n");
+        }
     }
 
     /// The decode options of a document in `format` (the command line's, when it names one).
@@ -425,9 +431,7 @@ impl Run<'_> {
                         "error": null,
                     })
                 } else {
-                    for w in &decoded.warnings {
-                        let _ = writeln!(self.messages, "Warning: {origin}:{doc_line}: {w}");
-                    }
+                    self.print_warnings(origin, doc_line, &decoded.warnings);
                     decoded.object
                 }
             }

@@ -35,45 +35,25 @@ impl<'a> Walker<'a, '_> {
             return Err(Bail);
         }
         let start = self.begin_member(obj_start, b"metadata");
-        self.enter()?;
-        self.pos += 1;
-        self.out.push(b'{');
-        let inner = self.out.len();
-        let base = self.entries.len();
         let mut unknown: Vec<Unknown<'a>> = Vec::new();
-        self.ws();
-        if self.peek() == Some(b'}') {
-            self.pos += 1;
-        } else {
-            loop {
-                let key = self.key()?;
-                let written = match key {
-                    b"name" | b"generateName" | b"namespace" | b"selfLink" | b"uid" | b"resourceVersion" => {
-                        self.meta_string(inner, key)?
-                    }
-                    b"generation" => self.meta_int(inner, key, true)?,
-                    b"deletionGracePeriodSeconds" => self.meta_int(inner, key, false)?,
-                    b"creationTimestamp" => self.meta_time(inner, key, true)?,
-                    b"deletionTimestamp" => self.meta_time(inner, key, false)?,
-                    b"labels" | b"annotations" => self.meta_map(inner, key)?,
-                    b"finalizers" => self.meta_strings(inner, key)?,
-                    b"ownerReferences" => self.meta_owners(inner, key, &mut unknown)?,
-                    b"managedFields" => self.meta_managed(inner, key, &mut unknown)?,
-                    _ => {
-                        self.skip(self.track)?;
-                        unknown.push((key, 0, b""));
-                        None
-                    }
-                };
-                let (start, end) = written.map_or((0, 0), |s| (s, self.out.len()));
-                self.entries.push(Entry::new(key, start, end));
-                if !self.next_member(b'}')? {
-                    break;
-                }
+        self.meta_object(|w, inner, key| match key {
+            b"name" | b"generateName" | b"namespace" | b"selfLink" | b"uid" | b"resourceVersion" => {
+                w.meta_string(inner, key)
             }
-        }
-        self.close_object(base, inner)?;
-        self.depth -= 1;
+            b"generation" => w.meta_int(inner, key, true),
+            b"deletionGracePeriodSeconds" => w.meta_int(inner, key, false),
+            b"creationTimestamp" => w.meta_time(inner, key, true),
+            b"deletionTimestamp" => w.meta_time(inner, key, false),
+            b"labels" | b"annotations" => w.meta_map(inner, key),
+            b"finalizers" => w.meta_strings(inner, key),
+            b"ownerReferences" => w.meta_list(inner, key, |w, index| w.owner_reference(key, index, &mut unknown)),
+            b"managedFields" => w.meta_list(inner, key, |w, index| w.managed_fields_entry(key, index, &mut unknown)),
+            _ => {
+                w.skip(w.track)?;
+                unknown.push((key, 0, b""));
+                Ok(None)
+            }
+        })?;
         let end = self.out.len();
         self.entries.push(Entry::new(b"metadata", start, end));
         if !self.track {
@@ -250,9 +230,43 @@ impl<'a> Walker<'a, '_> {
         Ok(Some(start))
     }
 
-    /// `ownerReferences`: objects, each written with its four strings (empty or not) and its
-    /// set booleans; omitted when empty or `null`.
-    fn meta_owners(&mut self, obj_start: usize, key: &'a [u8], unknown: &mut Vec<Unknown<'a>>) -> R<Option<usize>> {
+    /// An object of ObjectMeta's, read from its `{`: each member written by `field` (given where
+    /// the object's members begin in the output and the key; it answers where the member it
+    /// wrote starts, `None` when it wrote none), then the members put in key order, a repeated
+    /// key's last value winning as in any object.
+    fn meta_object(&mut self, mut field: impl FnMut(&mut Self, usize, &'a [u8]) -> R<Option<usize>>) -> R<()> {
+        self.enter()?;
+        self.pos += 1;
+        self.out.push(b'{');
+        let inner = self.out.len();
+        let base = self.entries.len();
+        self.ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+        } else {
+            loop {
+                let key = self.key()?;
+                let written = field(self, inner, key)?;
+                let (start, end) = written.map_or((0, 0), |s| (s, self.out.len()));
+                self.entries.push(Entry::new(key, start, end));
+                if !self.next_member(b'}')? {
+                    break;
+                }
+            }
+        }
+        self.close_object(base, inner)?;
+        self.depth -= 1;
+        Ok(())
+    }
+
+    /// A list of objects (`ownerReferences`, `managedFields`), each written by `element` (given
+    /// its index); omitted when empty or `null`.
+    fn meta_list(
+        &mut self,
+        obj_start: usize,
+        key: &[u8],
+        mut element: impl FnMut(&mut Self, usize) -> R<()>,
+    ) -> R<Option<usize>> {
         if !self.list_start()? {
             return Ok(None);
         }
@@ -263,7 +277,7 @@ impl<'a> Walker<'a, '_> {
             if index > 0 {
                 self.out.push(b',');
             }
-            self.owner_reference(key, index, unknown)?;
+            element(self, index)?;
             index += 1;
             if !self.next_member(b']')? {
                 break;
@@ -274,6 +288,7 @@ impl<'a> Walker<'a, '_> {
         Ok(Some(start))
     }
 
+    /// An owner reference: written with its four strings (empty or not) and its set booleans.
     fn owner_reference(&mut self, list: &'a [u8], index: usize, unknown: &mut Vec<Unknown<'a>>) -> R<()> {
         if self.peek() != Some(b'{') {
             return Err(Bail);
@@ -363,79 +378,29 @@ impl<'a> Walker<'a, '_> {
         Ok(())
     }
 
-    /// `managedFields`: objects, each written with its set strings, its time and its
-    /// `fieldsV1` as written; omitted when empty or `null`. Objects read from an API server
-    /// all carry them, so they are worth walking rather than leaving to the round trip.
-    fn meta_managed(&mut self, obj_start: usize, key: &'a [u8], unknown: &mut Vec<Unknown<'a>>) -> R<Option<usize>> {
-        if !self.list_start()? {
-            return Ok(None);
-        }
-        let start = self.begin_member(obj_start, key);
-        self.out.push(b'[');
-        let mut index = 0;
-        loop {
-            if index > 0 {
-                self.out.push(b',');
-            }
-            self.managed_fields_entry(key, index, unknown)?;
-            index += 1;
-            if !self.next_member(b']')? {
-                break;
-            }
-        }
-        self.out.push(b']');
-        self.depth -= 1;
-        Ok(Some(start))
-    }
-
-    /// One `metav1.ManagedFieldsEntry`: its strings omitted when empty, `time` as
-    /// `deletionTimestamp` is, `fieldsV1` kept as any value is kept (omitted when `null`).
-    /// Members are ordered as any object's are, so a repeated key's last value wins.
+    /// One `metav1.ManagedFieldsEntry` (objects read from an API server all carry them, so
+    /// they are worth walking rather than leaving to the round trip): its strings omitted when
+    /// empty, `time` as `deletionTimestamp` is, `fieldsV1` kept as any value is kept (omitted
+    /// when `null`).
     fn managed_fields_entry(&mut self, list: &'a [u8], index: usize, unknown: &mut Vec<Unknown<'a>>) -> R<()> {
         if self.peek() != Some(b'{') {
             return Err(Bail);
         }
-        self.enter()?;
-        self.pos += 1;
-        self.out.push(b'{');
-        let inner = self.out.len();
-        let base = self.entries.len();
-        self.ws();
-        if self.peek() == Some(b'}') {
-            self.pos += 1;
-        } else {
-            loop {
-                let k = self.key()?;
-                let written = match k {
-                    b"manager" | b"operation" | b"apiVersion" | b"fieldsType" | b"subresource" => {
-                        self.meta_string(inner, k)?
-                    }
-                    b"time" => self.meta_time(inner, k, false)?,
-                    b"fieldsV1" if self.peek() == Some(b'n') => {
-                        self.literal(b"null")?;
-                        None
-                    }
-                    b"fieldsV1" => {
-                        let start = self.begin_member(inner, k);
-                        self.kept_value()?;
-                        Some(start)
-                    }
-                    _ => {
-                        self.skip(self.track)?;
-                        unknown.push((list, index + 1, k));
-                        None
-                    }
-                };
-                let (start, end) = written.map_or((0, 0), |s| (s, self.out.len()));
-                self.entries.push(Entry::new(k, start, end));
-                if !self.next_member(b'}')? {
-                    break;
-                }
+        self.meta_object(|w, inner, k| match k {
+            b"manager" | b"operation" | b"apiVersion" | b"fieldsType" | b"subresource" => w.meta_string(inner, k),
+            b"time" => w.meta_time(inner, k, false),
+            b"fieldsV1" if w.peek() == Some(b'n') => w.literal(b"null").map(|()| None),
+            b"fieldsV1" => {
+                let start = w.begin_member(inner, k);
+                w.kept_value()?;
+                Ok(Some(start))
             }
-        }
-        self.close_object(base, inner)?;
-        self.depth -= 1;
-        Ok(())
+            _ => {
+                w.skip(w.track)?;
+                unknown.push((list, index + 1, k));
+                Ok(None)
+            }
+        })
     }
 
     /// At a list: `false` (consumed) for `null` or `[]`; `true` (entered, at the first
