@@ -48,6 +48,16 @@ impl TextList {
         }
     }
 
+    /// The list of the strings at `spans` of `text`; `None` if `text` is not UTF-8 or a span
+    /// is not a range of whole characters in it.
+    pub(crate) fn from_utf8_spans(text: Vec<u8>, spans: Vec<(usize, usize)>) -> Option<TextList> {
+        let text = String::from_utf8(text).ok()?;
+        spans
+            .iter()
+            .all(|&(start, end)| start <= end && text.is_char_boundary(start) && text.is_char_boundary(end))
+            .then_some(TextList { text, spans })
+    }
+
     /// How many strings the list holds.
     pub fn len(&self) -> usize {
         self.spans.len()
@@ -66,6 +76,18 @@ impl TextList {
     /// Appends `s`.
     pub fn push(&mut self, s: &str) {
         self.push_concat(&[s]);
+    }
+
+    /// Appends `s` between `before` and `after` as one string (`unknown field "`, a path, `"`):
+    /// [`push_concat`](Self::push_concat) for constant ends, which are then copied inline.
+    #[inline]
+    pub(crate) fn push_wrapped(&mut self, before: &str, s: &str, after: &str) {
+        let start = self.text.len();
+        self.text.reserve(before.len() + s.len() + after.len());
+        self.text.push_str(before);
+        self.text.push_str(s);
+        self.text.push_str(after);
+        self.spans.push((start, self.text.len()));
     }
 
     /// Appends the concatenation of `parts` as one string (`["unknown field \"", path, "\""]`).
@@ -379,6 +401,24 @@ mod tests {
                 assert_eq!(super::compare(a, b), a.cmp(b), "{a:?} {b:?}");
             }
         }
+    }
+
+    #[test]
+    fn builds_from_utf8_spans() {
+        let list = TextList::from_utf8_spans("abé".into(), vec![(0, 1), (1, 4), (0, 0)]).unwrap();
+        assert_eq!(list, ["a", "bé", ""]);
+        assert!(TextList::from_utf8_spans("é".into(), vec![(0, 1)]).is_none());
+        assert!(TextList::from_utf8_spans("ab".into(), vec![(0, 3)]).is_none());
+        assert!(TextList::from_utf8_spans("ab".into(), vec![(2, 1)]).is_none());
+        assert!(TextList::from_utf8_spans(b"\xff".to_vec(), vec![]).is_none());
+    }
+
+    #[test]
+    fn pushes_wrapped() {
+        let mut list = TextList::new();
+        list.push_wrapped("unknown field \"", "spec.x", "\"");
+        list.push_wrapped("", "", "");
+        assert_eq!(list, ["unknown field \"spec.x\"", ""]);
     }
 
     #[test]

@@ -13,7 +13,9 @@ use std::borrow::Cow;
 
 use kstruct_schema::go::write_string;
 
+use super::paths::Paths;
 use super::walk::{Bail, Entry, R, Walker};
+use crate::decode::TextList;
 use crate::json::push_decimal;
 use crate::objectmeta::Time;
 
@@ -30,7 +32,7 @@ impl<'a> Walker<'a, '_> {
     /// The value of a `metadata` member (read from the current position), written as a member
     /// of the object begun at `obj_start`; the paths of its unknown fields, below `prefix` (an
     /// embedded resource's path; `None` at the root).
-    pub(super) fn fast_metadata(&mut self, obj_start: usize, prefix: Option<&str>) -> R<Vec<String>> {
+    pub(super) fn fast_metadata(&mut self, obj_start: usize, prefix: Option<&str>) -> R<TextList> {
         if self.peek() != Some(b'{') {
             return Err(Bail);
         }
@@ -57,32 +59,32 @@ impl<'a> Walker<'a, '_> {
         let end = self.out.len();
         self.entries.push(Entry::new(b"metadata", start, end));
         if !self.track {
-            return Ok(Vec::new());
+            return Ok(TextList::new());
         }
         if unknown.len() > MAX_UNKNOWN {
             return Err(Bail);
         }
         unknown.sort_unstable();
-        Ok(unknown
-            .into_iter()
-            .map(|(key, index, sub)| {
-                // `<prefix>.metadata.<key>`, or `...<key>[<index>].<sub>` in an owner reference.
-                let mut p = Vec::with_capacity(prefix.map_or(0, |p| p.len() + 1) + 10 + key.len() + sub.len() + 8);
-                if let Some(prefix) = prefix {
-                    p.extend_from_slice(prefix.as_bytes());
-                    p.push(b'.');
-                }
-                p.extend_from_slice(b"metadata.");
-                p.extend_from_slice(key);
-                if index > 0 {
-                    p.push(b'[');
-                    push_decimal(&mut p, index - 1);
-                    p.extend_from_slice(b"].");
-                    p.extend_from_slice(sub);
-                }
-                String::from_utf8(p).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-            })
-            .collect())
+        let mut paths = Paths::with_capacity(unknown.len(), unknown.len() * 48);
+        for (key, index, sub) in unknown {
+            // `<prefix>.metadata.<key>`, or `...<key>[<index>].<sub>` in an owner reference.
+            let start = paths.begin();
+            let p = paths.text();
+            if let Some(prefix) = prefix {
+                p.extend_from_slice(prefix.as_bytes());
+                p.push(b'.');
+            }
+            p.extend_from_slice(b"metadata.");
+            p.extend_from_slice(key);
+            if index > 0 {
+                p.push(b'[');
+                push_decimal(p, index - 1);
+                p.extend_from_slice(b"].");
+                p.extend_from_slice(sub);
+            }
+            paths.end(start);
+        }
+        paths.into_list().ok_or(Bail)
     }
 
     /// A string field: omitted when empty or `null`.

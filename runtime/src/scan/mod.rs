@@ -24,6 +24,7 @@
 
 mod export;
 mod meta;
+mod paths;
 mod plan;
 mod scalars;
 mod skip;
@@ -258,15 +259,14 @@ fn walk<R: Resolve + ?Sized>(
     // `message::warnings` keeps them; distinct paths can print alike, `a.b` and `a` > `b`).
     // The pruned and embedded lists come sorted: a repeat within one is next to its first.
     let paths = metadata.len() + pruned.len() + embedded.len();
-    let bytes = metadata.iter().chain(&embedded).map(String::len).sum::<usize>() + pruned.text_len();
+    let bytes = metadata.text_len() + pruned.text_len() + embedded.text_len();
     let mut warnings = TextList::with_capacity(paths, bytes + paths * (message::UNKNOWN_FIELD.len() + 1));
-    let mut warn = |p: &str| warnings.push_concat(&[message::UNKNOWN_FIELD, p, "\""]);
-    // Root metadata reports at most 100 fields.
-    let mut meta_sorted: Vec<&str> = metadata.iter().map(String::as_str).collect();
-    meta_sorted.sort_unstable();
-    let in_meta = |p: &str| meta_sorted.binary_search(&p).is_ok();
+    let mut warn = |p: &str| warnings.push_wrapped(message::UNKNOWN_FIELD, p, "\"");
+    // Only a path that begins as root metadata's do can be one of them (`metadata.x`, or a
+    // pruned `metadata.x` key of the root); root metadata reports at most 100 fields.
+    let in_meta = |p: &str| p.starts_with("metadata.") && metadata.iter().any(|m| m == p);
     for (i, p) in metadata.iter().enumerate() {
-        if !metadata[..i].contains(p) {
+        if !metadata.iter().take(i).any(|m| m == p) {
             warn(p);
         }
     }
@@ -278,7 +278,7 @@ fn walk<R: Resolve + ?Sized>(
         previous = Some(p);
     }
     for (i, p) in embedded.iter().enumerate() {
-        if (i == 0 || embedded[i - 1] != *p) && !in_meta(p) && pruned.binary_search(p).is_err() {
+        if (i == 0 || &embedded[i - 1] != p) && !in_meta(p) && pruned.binary_search(p).is_err() {
             warn(p);
         }
     }
@@ -286,7 +286,7 @@ fn walk<R: Resolve + ?Sized>(
     let mut unknown_fields = pruned;
     unknown_fields.extend(&metadata);
     unknown_fields.move_last_to_front(metadata.len());
-    unknown_fields.extend(embedded);
+    unknown_fields.extend(&embedded);
     Some((
         DecodeReport {
             warnings,

@@ -11,6 +11,7 @@ use serde_json::Map;
 
 use kstruct_schema::go::write_string;
 
+use super::paths::Paths;
 use super::plan::{Child, Embedded, Node, Plan};
 use super::text;
 use crate::decode::TextList;
@@ -90,14 +91,27 @@ enum Seg<'a> {
     Index(usize),
 }
 
+impl Seg<'_> {
+    /// The same step of the same walk: keys read from the same bytes of the input (where
+    /// they are is compared, which costs less than what they say).
+    #[inline]
+    fn same(&self, other: &Seg<'_>) -> bool {
+        match (self, other) {
+            (Seg::Key(a), Seg::Key(b)) | (Seg::Entry(a), Seg::Entry(b)) => std::ptr::eq(*a, *b),
+            (Seg::Index(a), Seg::Index(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
 /// What the walk of a root object found besides the bytes.
 pub(super) struct Root {
     /// Unknown fields of root metadata, in the round trip's order.
-    pub metadata: Vec<String>,
+    pub metadata: TextList,
     /// Pruned fields, in byte order.
     pub pruned: TextList,
     /// Unknown fields of embedded resources' metadata, in byte order.
-    pub embedded: Vec<String>,
+    pub embedded: TextList,
     /// Just past the root object's closing brace.
     pub end: usize,
 }
@@ -121,14 +135,20 @@ pub(super) struct Walker<'a, 'o> {
     pub prefix: bool,
     pub depth: usize,
     pub entries: Vec<Entry<'a>>,
-    /// Bytes being moved by [`reorder`], or a path being built.
+    /// Bytes being moved by [`reorder`].
     scratch: Vec<u8>,
     /// `(head, index)` of an object's members, for [`close_object`](Self::close_object).
     order: Vec<u128>,
     path: Vec<Seg<'a>>,
-    unknown: TextList,
+    /// The path of the object whose unknown field was reported last, each step with the
+    /// length of the path's text through it: the next report copies what it shares.
+    reported_at: Vec<(Seg<'a>, usize)>,
+    unknown: Paths,
+    /// How many unknown fields the last walk on this thread reported, and their bytes: the
+    /// next report is sized from it (documents of one stream are alike).
+    unknown_size: (usize, usize),
     /// Unknown metadata fields of embedded resources.
-    embedded_unknown: Vec<String>,
+    embedded_unknown: TextList,
 }
 
 /// The walks' working memory, kept between walks on each thread so that a stream of
@@ -137,8 +157,10 @@ pub(super) struct Walker<'a, 'o> {
 struct Buffers {
     entries: Vec<Entry<'static>>,
     path: Vec<Seg<'static>>,
+    reported_at: Vec<(Seg<'static>, usize)>,
     scratch: Vec<u8>,
     order: Vec<u128>,
+    unknown_size: (usize, usize),
 }
 
 thread_local! {
@@ -170,8 +192,13 @@ impl<'a, 'o> Walker<'a, 'o> {
             scratch: buffers.scratch,
             order: buffers.order,
             path: recycle(buffers.path),
-            unknown: TextList::new(),
-            embedded_unknown: Vec::new(),
+            reported_at: recycle(buffers.reported_at),
+            unknown: match buffers.unknown_size {
+                (n, bytes) if track => Paths::with_capacity(n + n / 4, bytes + bytes / 4),
+                _ => Paths::default(),
+            },
+            unknown_size: buffers.unknown_size,
+            embedded_unknown: TextList::new(),
         }
     }
 
@@ -190,7 +217,7 @@ impl<'a, 'o> Walker<'a, 'o> {
         let mut present = 0u64;
         let (mut api_version, mut kind): (Option<String>, Option<String>) = (None, None);
         let mut metadata: Option<(usize, usize)> = None;
-        let mut meta_unknown: Option<Vec<String>> = None;
+        let mut meta_unknown: Option<TextList> = None;
         self.ws();
         if self.peek() == Some(b'}') {
             return Err(Bail);
@@ -263,8 +290,13 @@ impl<'a, 'o> Walker<'a, 'o> {
         }
         self.defaults(self.root_node()?, present, base, obj_start)?;
         self.close_object(base, obj_start)?;
-        let mut pruned = std::mem::take(&mut self.unknown);
-        pruned.sort();
+        let mut pruned = TextList::new();
+        if self.track {
+            let mut paths = std::mem::take(&mut self.unknown);
+            self.unknown_size = paths.size();
+            paths.sort(&mut self.order);
+            pruned = paths.into_list().ok_or(Bail)?;
+        }
         let mut embedded = std::mem::take(&mut self.embedded_unknown);
         embedded.sort();
         Ok(Root {
@@ -318,7 +350,7 @@ impl<'a, 'o> Walker<'a, 'o> {
 
     /// The root metadata (the value at `input[start..end]`), round-tripped through ObjectMeta
     /// as the coercer does, written as a member; its unknown fields.
-    fn metadata(&mut self, obj_start: usize, start: usize, end: usize) -> R<Vec<String>> {
+    fn metadata(&mut self, obj_start: usize, start: usize, end: usize) -> R<TextList> {
         let decoded = json::decode(&self.input[start..end]).map_err(|_| Bail)?;
         if self.track && !decoded.duplicates.is_empty() {
             return Err(Bail);
@@ -344,7 +376,7 @@ impl<'a, 'o> Walker<'a, 'o> {
             self.out.extend_from_slice(text.as_bytes());
             self.entries.push(Entry::new(b"metadata", at, self.out.len()));
         }
-        Ok(found.unknown_fields)
+        Ok(found.unknown_fields.into())
     }
 
     /// After a member or element: past a `,` (and the white space after it), `true`; past
@@ -492,7 +524,7 @@ impl<'a, 'o> Walker<'a, 'o> {
         let live = match member {
             Member::Drop => {
                 if self.track {
-                    self.report(key)?;
+                    self.report(key);
                 }
                 self.skip(self.track)?;
                 false
@@ -551,53 +583,37 @@ impl<'a, 'o> Walker<'a, 'o> {
         Ok(true)
     }
 
-    /// Where the walk is, as a path: as the pruner writes it (`spec.byName.a.items[0]`), or,
-    /// with `coercer`, as the coercer does (`spec.byName[a].items[0]`, an empty property as
-    /// `[]`). Keys beyond ASCII were checked as UTF-8 when read.
-    fn path_text(&self, coercer: bool, p: &mut Vec<u8>) {
-        for (i, seg) in self.path.iter().enumerate() {
-            match *seg {
-                Seg::Key([]) if coercer => p.extend_from_slice(b"[]"),
-                Seg::Entry(k) if coercer => {
-                    p.push(b'[');
-                    p.extend_from_slice(k);
-                    p.push(b']');
-                }
-                Seg::Key(k) | Seg::Entry(k) => {
-                    if i > 0 {
-                        p.push(b'.');
-                    }
-                    p.extend_from_slice(k);
-                }
-                Seg::Index(n) => {
-                    p.push(b'[');
-                    push_decimal(p, n);
-                    p.push(b']');
-                }
-            }
-        }
-    }
-
     /// Records the pruned field `key` of the current object, with its path as the pruner
     /// writes it (`spec.ports[0].name`).
-    fn report(&mut self, key: &[u8]) -> R<()> {
-        let mut p = std::mem::take(&mut self.scratch);
-        p.clear();
-        self.path_text(false, &mut p);
+    fn report(&mut self, key: &[u8]) {
+        // Reports come object by object: the last path's text is copied as far as its steps
+        // are this one's, and only the rest is written.
+        let shared = self
+            .reported_at
+            .iter()
+            .zip(&self.path)
+            .take_while(|((a, _), b)| a.same(b))
+            .count();
+        let kept = shared.checked_sub(1).map_or(0, |i| self.reported_at[i].1);
+        let start = self.unknown.begin_as_last(kept);
+        self.reported_at.truncate(shared);
+        let p = self.unknown.text();
+        for (i, seg) in self.path.iter().enumerate().skip(shared) {
+            push_step(p, seg, i == 0, false);
+            self.reported_at.push((*seg, p.len() - start));
+        }
         if !self.path.is_empty() {
             p.push(b'.');
         }
         p.extend_from_slice(key);
-        let pushed = std::str::from_utf8(&p).map(|text| self.unknown.push(text));
-        self.scratch = p;
-        pushed.map_err(|_| Bail)
+        self.unknown.end(start);
     }
 
     /// Where the walk is, as the coercer writes paths: the prefix of an embedded resource's
     /// unknown metadata fields.
     pub(super) fn coerce_path(&self) -> R<String> {
         let mut p = Vec::with_capacity(64);
-        self.path_text(true, &mut p);
+        path_text(&self.path, true, &mut p);
         String::from_utf8(p).map_err(|_| Bail)
     }
 
@@ -675,7 +691,7 @@ impl<'a, 'o> Walker<'a, 'o> {
         if key == b"metadata" {
             let prefix = if self.track { Some(self.coerce_path()?) } else { None };
             let unknown = self.fast_metadata(obj_start, prefix.as_deref())?;
-            self.embedded_unknown.extend(unknown);
+            self.embedded_unknown.extend(&unknown);
             return Ok(());
         }
         if self.peek() != Some(b'"') {
@@ -830,6 +846,39 @@ impl<'a, 'o> Walker<'a, 'o> {
     }
 }
 
+/// `path` as text: as the pruner writes it (`spec.byName.a.items[0]`), or, with `coercer`, as
+/// the coercer does (`spec.byName[a].items[0]`, an empty property as `[]`). Keys beyond ASCII
+/// were checked as UTF-8 when read.
+fn path_text(path: &[Seg<'_>], coercer: bool, p: &mut Vec<u8>) {
+    for (i, seg) in path.iter().enumerate() {
+        push_step(p, seg, i == 0, coercer);
+    }
+}
+
+/// One step of a path, as [`path_text`] writes it (`first`: the path's first step).
+#[inline]
+fn push_step(p: &mut Vec<u8>, seg: &Seg<'_>, first: bool, coercer: bool) {
+    match *seg {
+        Seg::Key([]) if coercer => p.extend_from_slice(b"[]"),
+        Seg::Entry(k) if coercer => {
+            p.push(b'[');
+            p.extend_from_slice(k);
+            p.push(b']');
+        }
+        Seg::Key(k) | Seg::Entry(k) => {
+            if !first {
+                p.push(b'.');
+            }
+            p.extend_from_slice(k);
+        }
+        Seg::Index(n) => {
+            p.push(b'[');
+            push_decimal(p, n);
+            p.push(b']');
+        }
+    }
+}
+
 /// Rewrites the object begun at `obj_start` (the tail of `out`) as the members at `spans`
 /// (ranges of `out`, in their new order; empty ones are members not written), separated by
 /// commas.
@@ -852,8 +901,10 @@ impl Drop for Walker<'_, '_> {
         let buffers = Buffers {
             entries: recycle(std::mem::take(&mut self.entries)),
             path: recycle(std::mem::take(&mut self.path)),
+            reported_at: recycle(std::mem::take(&mut self.reported_at)),
             scratch: std::mem::take(&mut self.scratch),
             order: std::mem::take(&mut self.order),
+            unknown_size: self.unknown_size,
         };
         BUFFERS.with(|b| *b.borrow_mut() = buffers);
     }
