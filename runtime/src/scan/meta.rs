@@ -58,7 +58,7 @@ impl<'a> Walker<'a, '_> {
         })?;
         let end = self.out.len();
         self.entries.push(Entry::new(b"metadata", start, end));
-        if !self.track {
+        if !self.track || unknown.is_empty() {
             return Ok(TextList::new());
         }
         if unknown.len() > MAX_UNKNOWN {

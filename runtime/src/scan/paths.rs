@@ -21,6 +21,15 @@ impl Paths {
         }
     }
 
+    /// [`with_capacity`](Self::with_capacity)'s room, made when the first path begins (most
+    /// walks report nothing, and then allocate nothing).
+    pub fn reserve_first(&mut self, n: usize, bytes: usize) {
+        if self.spans.capacity() == 0 {
+            self.spans.reserve(n.max(8));
+            self.text.reserve(bytes.max(256));
+        }
+    }
+
     /// How many paths there are, and their bytes.
     pub fn size(&self) -> (usize, usize) {
         (self.spans.len(), self.text.len())

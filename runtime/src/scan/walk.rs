@@ -193,10 +193,7 @@ impl<'a, 'o> Walker<'a, 'o> {
             order: buffers.order,
             path: recycle(buffers.path),
             reported_at: recycle(buffers.reported_at),
-            unknown: match buffers.unknown_size {
-                (n, bytes) if track => Paths::with_capacity(n + n / 4, bytes + bytes / 4),
-                _ => Paths::default(),
-            },
+            unknown: Paths::default(),
             unknown_size: buffers.unknown_size,
             embedded_unknown: TextList::new(),
         }
@@ -291,7 +288,7 @@ impl<'a, 'o> Walker<'a, 'o> {
         self.defaults(self.root_node()?, present, base, obj_start)?;
         self.close_object(base, obj_start)?;
         let mut pruned = TextList::new();
-        if self.track {
+        if self.track && self.unknown.size().0 > 0 {
             let mut paths = std::mem::take(&mut self.unknown);
             self.unknown_size = paths.size();
             paths.sort(&mut self.order);
@@ -595,6 +592,8 @@ impl<'a, 'o> Walker<'a, 'o> {
             .take_while(|((a, _), b)| a.same(b))
             .count();
         let kept = shared.checked_sub(1).map_or(0, |i| self.reported_at[i].1);
+        let (n, bytes) = self.unknown_size;
+        self.unknown.reserve_first(n + n / 4, bytes + bytes / 4);
         let start = self.unknown.begin_as_last(kept);
         self.reported_at.truncate(shared);
         let p = self.unknown.text();
