@@ -143,16 +143,20 @@ impl TextList {
             .sort_unstable_by(|a, b| compare(&text[a.0..a.1], &text[b.0..b.1]));
     }
 
-    /// Where `s` is in a list sorted in byte order, as [`slice::binary_search`] says.
-    pub fn binary_search(&self, s: &str) -> Result<usize, usize> {
+    /// [`binary_search`](Self::binary_search) among the strings from the `from`th on (sorted
+    /// in byte order); an index into the whole list.
+    pub(crate) fn binary_search_from(&self, from: usize, s: &str) -> Result<usize, usize> {
         let text = self.text.as_bytes();
-        self.spans
+        let from = from.min(self.spans.len());
+        self.spans[from..]
             .binary_search_by(|&(start, end)| compare(&text[start..end], s.as_bytes()))
+            .map(|i| i + from)
+            .map_err(|i| i + from)
     }
 
-    /// Moves the last `n` strings to the front, in their order (only spans move).
-    pub(crate) fn move_last_to_front(&mut self, n: usize) {
-        self.spans.rotate_right(n);
+    /// Where `s` is in a list sorted in byte order, as [`slice::binary_search`] says.
+    pub fn binary_search(&self, s: &str) -> Result<usize, usize> {
+        self.binary_search_from(0, s)
     }
 
     /// Appends every string of `other`.
@@ -411,6 +415,15 @@ mod tests {
         assert!(TextList::from_utf8_spans("ab".into(), vec![(0, 3)]).is_none());
         assert!(TextList::from_utf8_spans("ab".into(), vec![(2, 1)]).is_none());
         assert!(TextList::from_utf8_spans(b"\xff".to_vec(), vec![]).is_none());
+    }
+
+    #[test]
+    fn searches_from_an_index() {
+        let list: TextList = ["z", "a", "b", "d"].into_iter().collect();
+        assert_eq!(list.binary_search_from(1, "b"), Ok(2));
+        assert_eq!(list.binary_search_from(1, "c"), Err(3));
+        assert_eq!(list.binary_search_from(1, "z"), Err(4));
+        assert_eq!(list.binary_search_from(9, "a"), Err(4));
     }
 
     #[test]

@@ -15,7 +15,6 @@ use kstruct_schema::go::write_string;
 
 use super::paths::Paths;
 use super::walk::{Bail, Entry, R, Walker};
-use crate::decode::TextList;
 use crate::json::push_decimal;
 use crate::objectmeta::Time;
 
@@ -31,14 +30,15 @@ const MAX_UNKNOWN: usize = crate::json::MAX_STRICT_ERRORS;
 impl<'a> Walker<'a, '_> {
     /// The value of a `metadata` member (read from the current position), written as a member
     /// of the object begun at `obj_start`; the paths of its unknown fields, below `prefix` (an
-    /// embedded resource's path; `None` at the root).
-    pub(super) fn fast_metadata(&mut self, obj_start: usize, prefix: Option<&str>) -> R<TextList> {
+    /// embedded resource's path; `None` at the root), appended to `paths` in the order the
+    /// round trip reports them: how many.
+    pub(super) fn fast_metadata(&mut self, obj_start: usize, prefix: Option<&str>, paths: &mut Paths) -> R<usize> {
         if self.peek() != Some(b'{') {
             return Err(Bail);
         }
         let start = self.begin_member(obj_start, b"metadata");
-        let mut unknown: Vec<Unknown<'a>> = Vec::new();
-        self.meta_object(|w, inner, key| match key {
+        let mut unknown = std::mem::take(&mut self.meta_unknown);
+        let walked = self.meta_object(|w, inner, key| match key {
             b"name" | b"generateName" | b"namespace" | b"selfLink" | b"uid" | b"resourceVersion" => {
                 w.meta_string(inner, key)
             }
@@ -55,36 +55,40 @@ impl<'a> Walker<'a, '_> {
                 unknown.push((key, 0, b""));
                 Ok(None)
             }
-        })?;
-        let end = self.out.len();
-        self.entries.push(Entry::new(b"metadata", start, end));
-        if !self.track || unknown.is_empty() {
-            return Ok(TextList::new());
-        }
-        if unknown.len() > MAX_UNKNOWN {
-            return Err(Bail);
-        }
-        unknown.sort_unstable();
-        let mut paths = Paths::with_capacity(unknown.len(), unknown.len() * 48);
-        for (key, index, sub) in unknown {
-            // `<prefix>.metadata.<key>`, or `...<key>[<index>].<sub>` in an owner reference.
-            let start = paths.begin();
-            let p = paths.text();
-            if let Some(prefix) = prefix {
-                p.extend_from_slice(prefix.as_bytes());
-                p.push(b'.');
+        });
+        let written = walked.and_then(|()| {
+            let end = self.out.len();
+            self.entries.push(Entry::new(b"metadata", start, end));
+            if !self.track {
+                return Ok(0);
             }
-            p.extend_from_slice(b"metadata.");
-            p.extend_from_slice(key);
-            if index > 0 {
-                p.push(b'[');
-                push_decimal(p, index - 1);
-                p.extend_from_slice(b"].");
-                p.extend_from_slice(sub);
+            if unknown.len() > MAX_UNKNOWN {
+                return Err(Bail);
             }
-            paths.end(start);
-        }
-        paths.into_list().ok_or(Bail)
+            unknown.sort_unstable();
+            for &(key, index, sub) in &unknown {
+                // `<prefix>.metadata.<key>`, or `...<key>[<index>].<sub>` in an owner reference.
+                let start = paths.begin();
+                let p = paths.text();
+                if let Some(prefix) = prefix {
+                    p.extend_from_slice(prefix.as_bytes());
+                    p.push(b'.');
+                }
+                p.extend_from_slice(b"metadata.");
+                p.extend_from_slice(key);
+                if index > 0 {
+                    p.push(b'[');
+                    push_decimal(p, index - 1);
+                    p.extend_from_slice(b"].");
+                    p.extend_from_slice(sub);
+                }
+                paths.end(start);
+            }
+            Ok(unknown.len())
+        });
+        unknown.clear();
+        self.meta_unknown = unknown;
+        written
     }
 
     /// A string field: omitted when empty or `null`.

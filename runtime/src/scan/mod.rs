@@ -240,17 +240,15 @@ fn walk<R: Resolve + ?Sized>(
         return None;
     };
     let walk::Root {
+        mut unknown,
         metadata,
-        pruned,
         embedded,
         end,
     } = root;
     if !track {
         return Some((DecodeReport::default(), end));
     }
-    if options.field_validation == FieldValidation::Strict
-        && !(metadata.is_empty() && pruned.is_empty() && embedded.is_empty())
-    {
+    if options.field_validation == FieldValidation::Strict && !(unknown.is_empty() && embedded.is_empty()) {
         // The rejection is the `Value` path's to write.
         out.truncate(start);
         return None;
@@ -258,39 +256,35 @@ fn walk<R: Resolve + ?Sized>(
     // The warnings are the unknown fields' strict errors, each text once (as
     // `message::warnings` keeps them; distinct paths can print alike, `a.b` and `a` > `b`).
     // The pruned and embedded lists come sorted: a repeat within one is next to its first.
-    let paths = metadata.len() + pruned.len() + embedded.len();
-    let bytes = metadata.text_len() + pruned.text_len() + embedded.text_len();
+    let paths = unknown.len() + embedded.len();
+    let bytes = unknown.text_len() + embedded.text_len();
     let mut warnings = TextList::with_capacity(paths, bytes + paths * (message::UNKNOWN_FIELD.len() + 1));
     let mut warn = |p: &str| warnings.push_wrapped(message::UNKNOWN_FIELD, p, "\"");
     // Only a path that begins as root metadata's do can be one of them (`metadata.x`, or a
     // pruned `metadata.x` key of the root); root metadata reports at most 100 fields.
-    let in_meta = |p: &str| p.starts_with("metadata.") && metadata.iter().any(|m| m == p);
-    for (i, p) in metadata.iter().enumerate() {
-        if !metadata.iter().take(i).any(|m| m == p) {
-            warn(p);
-        }
-    }
+    let in_meta = |p: &str| p.starts_with("metadata.") && unknown.iter().take(metadata).any(|m| m == p);
     let mut previous = None;
-    for p in &pruned {
-        if previous != Some(p) && !in_meta(p) {
+    for (i, p) in unknown.iter().enumerate() {
+        let first = if i < metadata {
+            !unknown.iter().take(i).any(|m| m == p)
+        } else {
+            previous != Some(p) && !in_meta(p)
+        };
+        if first {
             warn(p);
         }
-        previous = Some(p);
+        previous = Some(p).filter(|_| i >= metadata);
     }
     for (i, p) in embedded.iter().enumerate() {
-        if (i == 0 || &embedded[i - 1] != p) && !in_meta(p) && pruned.binary_search(p).is_err() {
+        if (i == 0 || &embedded[i - 1] != p) && !in_meta(p) && unknown.binary_search_from(metadata, p).is_err() {
             warn(p);
         }
     }
-    // Root metadata's first: added after the pruned fields, whose text stays where it is.
-    let mut unknown_fields = pruned;
-    unknown_fields.extend(&metadata);
-    unknown_fields.move_last_to_front(metadata.len());
-    unknown_fields.extend(&embedded);
+    unknown.extend(&embedded);
     Some((
         DecodeReport {
             warnings,
-            unknown_fields,
+            unknown_fields: unknown,
             duplicate_fields: TextList::new(),
         },
         end,

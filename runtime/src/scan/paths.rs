@@ -10,23 +10,25 @@ use crate::decode::TextList;
 pub(super) struct Paths {
     text: Vec<u8>,
     spans: Vec<(usize, usize)>,
+    /// The room made when the first path begins: most walks report nothing, and then
+    /// allocate nothing.
+    room: (usize, usize),
 }
 
 impl Paths {
-    /// Room for `n` paths of `bytes` bytes in all.
-    pub fn with_capacity(n: usize, bytes: usize) -> Paths {
+    /// No paths, with room for `n` paths of `bytes` bytes in all made when the first begins.
+    pub fn with_room(n: usize, bytes: usize) -> Paths {
         Paths {
-            text: Vec::with_capacity(bytes),
-            spans: Vec::with_capacity(n),
+            room: (n, bytes),
+            ..Paths::default()
         }
     }
 
-    /// [`with_capacity`](Self::with_capacity)'s room, made when the first path begins (most
-    /// walks report nothing, and then allocate nothing).
-    pub fn reserve_first(&mut self, n: usize, bytes: usize) {
+    #[inline]
+    fn make_room(&mut self) {
         if self.spans.capacity() == 0 {
-            self.spans.reserve(n.max(8));
-            self.text.reserve(bytes.max(256));
+            self.spans.reserve(self.room.0.max(8));
+            self.text.reserve(self.room.1.max(256));
         }
     }
 
@@ -43,11 +45,13 @@ impl Paths {
 
     /// Where the next path starts.
     pub fn begin(&mut self) -> usize {
+        self.make_room();
         self.text.len()
     }
 
     /// Begins a path with the first `n` bytes of the last one (which has at least `n`).
     pub fn begin_as_last(&mut self, n: usize) -> usize {
+        self.make_room();
         let start = self.text.len();
         if let Some(&(last, _)) = self.spans.last() {
             self.text.extend_from_within(last..last + n);
@@ -60,19 +64,25 @@ impl Paths {
         self.spans.push((start, self.text.len()));
     }
 
-    /// Puts the paths in byte order. They are sorted as `(word, index)` numbers in `order`
-    /// (a buffer), which costs less than comparing them: by their first eight bytes, then
-    /// paths alike so far by their next eight, and so on.
-    pub fn sort(&mut self, order: &mut Vec<u128>) {
+    /// Moves the `n` paths from the `first` on to the front, in their order.
+    pub fn move_to_front(&mut self, first: usize, n: usize) {
+        self.spans[..first + n].rotate_right(n);
+    }
+
+    /// Puts the paths from the `from`th on in byte order. They are sorted as `(word, index)`
+    /// numbers in `order` (a buffer), which costs less than comparing them: by their first
+    /// eight bytes, then paths alike so far by their next eight, and so on.
+    pub fn sort(&mut self, from: usize, order: &mut Vec<u128>) {
+        let spans = &mut self.spans[from..];
         order.clear();
-        order.extend(0..self.spans.len() as u128);
-        sort_from(&self.text, &self.spans, order, 0);
+        order.extend(0..spans.len() as u128);
+        sort_from(&self.text, spans, order, 0);
         // The spans in their new order, through `order`: no other buffer is needed.
         for o in order.iter_mut() {
-            let (start, end) = self.spans[*o as u64 as usize];
+            let (start, end) = spans[*o as u64 as usize];
             *o = ((start as u128) << 64) | end as u128;
         }
-        for (span, &o) in self.spans.iter_mut().zip(order.iter()) {
+        for (span, &o) in spans.iter_mut().zip(order.iter()) {
             *span = ((o >> 64) as usize, o as u64 as usize);
         }
     }
@@ -140,7 +150,7 @@ mod tests {
             "spec.containers[0].debug",
         ];
         let mut p = paths(&words);
-        p.sort(&mut Vec::new());
+        p.sort(0, &mut Vec::new());
         let mut want = words.to_vec();
         want.sort();
         assert_eq!(p.into_list().unwrap(), want);
@@ -161,10 +171,18 @@ mod tests {
         ];
         let refs: Vec<&str> = words.iter().map(String::as_str).collect();
         let mut p = paths(&refs);
-        p.sort(&mut Vec::new());
+        p.sort(0, &mut Vec::new());
         let mut want = refs.clone();
         want.sort();
         assert_eq!(p.into_list().unwrap(), want);
+    }
+
+    #[test]
+    fn sorts_after_the_paths_moved_to_the_front() {
+        let mut p = paths(&["spec.b", "metadata.z", "metadata.a", "spec.a"]);
+        p.move_to_front(1, 2);
+        p.sort(2, &mut Vec::new());
+        assert_eq!(p.into_list().unwrap(), ["metadata.z", "metadata.a", "spec.a", "spec.b"]);
     }
 
     #[test]

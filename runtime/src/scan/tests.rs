@@ -507,3 +507,33 @@ fn floats_printed_as_integers_outside_the_body_stay_with_the_value_path() {
         );
     }
 }
+
+#[test]
+fn root_metadata_reports_first_and_each_warning_once() {
+    // A pruned root key that prints as an unknown metadata field does, and embedded metadata
+    // beside them: the walk's report, checked against the `Value` path's by `walk`.
+    let pruned_like_meta = r#"{"apiVersion": "example.com/v1", "kind": "Widget",
+        "metadata": {"name": "a", "x": 1, "b": 2}, "metadata.x": 1,
+        "spec": {"zz": 1, "aa": 2, "template": {"metadata": {"q": 1}}}}"#;
+    let (_, report) = walk(pruned_like_meta, FieldValidation::Warn).expect("walked");
+    assert_eq!(
+        report.unknown_fields,
+        [
+            "metadata.b",
+            "metadata.x",
+            "metadata.x",
+            "spec.aa",
+            "spec.zz",
+            "spec.template.metadata.q"
+        ]
+    );
+    assert_eq!(
+        report.warnings.iter().filter(|w| w.contains("\"metadata.x\"")).count(),
+        1
+    );
+    // Metadata the fast path leaves to the ObjectMeta round trip reports in the same place.
+    let round_trip = r#"{"apiVersion": "example.com/v1", "kind": "Widget",
+        "metadata": {"name": "a", "ownerReferences": [null], "x": 1}, "spec": {"zz": 1}}"#;
+    let (_, report) = walk(round_trip, FieldValidation::Warn).expect("walked");
+    assert_eq!(report.unknown_fields, ["metadata.x", "spec.zz"]);
+}

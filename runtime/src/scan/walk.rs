@@ -11,6 +11,7 @@ use serde_json::Map;
 
 use kstruct_schema::go::write_string;
 
+use super::meta::Unknown;
 use super::paths::Paths;
 use super::plan::{Child, Embedded, Node, Plan};
 use super::text;
@@ -106,10 +107,10 @@ impl Seg<'_> {
 
 /// What the walk of a root object found besides the bytes.
 pub(super) struct Root {
-    /// Unknown fields of root metadata, in the round trip's order.
-    pub metadata: TextList,
-    /// Pruned fields, in byte order.
-    pub pruned: TextList,
+    /// Unknown fields: the first `metadata` of root metadata, in the round trip's order, then
+    /// the pruned fields, in byte order.
+    pub unknown: TextList,
+    pub metadata: usize,
     /// Unknown fields of embedded resources' metadata, in byte order.
     pub embedded: TextList,
     /// Just past the root object's closing brace.
@@ -148,7 +149,9 @@ pub(super) struct Walker<'a, 'o> {
     /// next report is sized from it (documents of one stream are alike).
     unknown_size: (usize, usize),
     /// Unknown metadata fields of embedded resources.
-    embedded_unknown: TextList,
+    embedded_unknown: Paths,
+    /// The unknown fields of the metadata being walked ([`fast_metadata`](Self::fast_metadata)).
+    pub(super) meta_unknown: Vec<Unknown<'a>>,
 }
 
 /// The walks' working memory, kept between walks on each thread so that a stream of
@@ -158,6 +161,7 @@ struct Buffers {
     entries: Vec<Entry<'static>>,
     path: Vec<Seg<'static>>,
     reported_at: Vec<(Seg<'static>, usize)>,
+    meta_unknown: Vec<Unknown<'static>>,
     scratch: Vec<u8>,
     order: Vec<u128>,
     unknown_size: (usize, usize),
@@ -193,9 +197,13 @@ impl<'a, 'o> Walker<'a, 'o> {
             order: buffers.order,
             path: recycle(buffers.path),
             reported_at: recycle(buffers.reported_at),
-            unknown: Paths::default(),
+            unknown: match buffers.unknown_size {
+                (n, bytes) if track => Paths::with_room(n + n / 4, bytes + bytes / 4),
+                _ => Paths::default(),
+            },
             unknown_size: buffers.unknown_size,
-            embedded_unknown: TextList::new(),
+            embedded_unknown: Paths::default(),
+            meta_unknown: recycle(buffers.meta_unknown),
         }
     }
 
@@ -214,7 +222,8 @@ impl<'a, 'o> Walker<'a, 'o> {
         let mut present = 0u64;
         let (mut api_version, mut kind): (Option<String>, Option<String>) = (None, None);
         let mut metadata: Option<(usize, usize)> = None;
-        let mut meta_unknown: Option<TextList> = None;
+        // Where root metadata's unknown fields are among `self.unknown`'s paths.
+        let mut meta_unknown: Option<(usize, usize)> = None;
         self.ws();
         if self.peek() == Some(b'}') {
             return Err(Bail);
@@ -234,8 +243,15 @@ impl<'a, 'o> Walker<'a, 'o> {
                         return Err(Bail);
                     }
                     let (pos, len, entries, depth) = (self.pos, self.out.len(), self.entries.len(), self.depth);
-                    match self.fast_metadata(obj_start, None) {
-                        Ok(unknown) => meta_unknown = Some(unknown),
+                    let mut paths = std::mem::take(&mut self.unknown);
+                    let first = paths.size().0;
+                    let walked = self.fast_metadata(obj_start, None, &mut paths);
+                    self.unknown = paths;
+                    match walked {
+                        Ok(n) => {
+                            meta_unknown = Some((first, n));
+                            self.reported_at.clear();
+                        }
                         Err(Bail) => {
                             // Rare metadata: the round trip through a `Value` of it alone.
                             (self.pos, self.depth) = (pos, depth);
@@ -281,24 +297,34 @@ impl<'a, 'o> Walker<'a, 'o> {
             };
             self.resolved(resolve(v, k).ok_or(Bail)?);
         }
-        let mut unknown = meta_unknown.unwrap_or_default();
         if let Some((start, end)) = metadata {
-            unknown = self.metadata(obj_start, start, end)?;
+            let first = self.unknown.size().0;
+            for p in self.metadata(obj_start, start, end)? {
+                let at = self.unknown.begin();
+                self.unknown.text().extend_from_slice(p.as_bytes());
+                self.unknown.end(at);
+            }
+            meta_unknown = Some((first, self.unknown.size().0 - first));
         }
         self.defaults(self.root_node()?, present, base, obj_start)?;
         self.close_object(base, obj_start)?;
-        let mut pruned = TextList::new();
+        let (mut unknown, mut embedded) = (TextList::new(), TextList::new());
+        let (first, metadata) = meta_unknown.unwrap_or_default();
         if self.track && self.unknown.size().0 > 0 {
             let mut paths = std::mem::take(&mut self.unknown);
             self.unknown_size = paths.size();
-            paths.sort(&mut self.order);
-            pruned = paths.into_list().ok_or(Bail)?;
+            paths.move_to_front(first, metadata);
+            paths.sort(metadata, &mut self.order);
+            unknown = paths.into_list().ok_or(Bail)?;
         }
-        let mut embedded = std::mem::take(&mut self.embedded_unknown);
-        embedded.sort();
+        if self.embedded_unknown.size().0 > 0 {
+            let mut paths = std::mem::take(&mut self.embedded_unknown);
+            paths.sort(0, &mut self.order);
+            embedded = paths.into_list().ok_or(Bail)?;
+        }
         Ok(Root {
-            metadata: unknown,
-            pruned,
+            unknown,
+            metadata,
             embedded,
             end,
         })
@@ -347,7 +373,7 @@ impl<'a, 'o> Walker<'a, 'o> {
 
     /// The root metadata (the value at `input[start..end]`), round-tripped through ObjectMeta
     /// as the coercer does, written as a member; its unknown fields.
-    fn metadata(&mut self, obj_start: usize, start: usize, end: usize) -> R<TextList> {
+    fn metadata(&mut self, obj_start: usize, start: usize, end: usize) -> R<Vec<String>> {
         let decoded = json::decode(&self.input[start..end]).map_err(|_| Bail)?;
         if self.track && !decoded.duplicates.is_empty() {
             return Err(Bail);
@@ -373,7 +399,7 @@ impl<'a, 'o> Walker<'a, 'o> {
             self.out.extend_from_slice(text.as_bytes());
             self.entries.push(Entry::new(b"metadata", at, self.out.len()));
         }
-        Ok(found.unknown_fields.into())
+        Ok(found.unknown_fields)
     }
 
     /// After a member or element: past a `,` (and the white space after it), `true`; past
@@ -592,8 +618,6 @@ impl<'a, 'o> Walker<'a, 'o> {
             .take_while(|((a, _), b)| a.same(b))
             .count();
         let kept = shared.checked_sub(1).map_or(0, |i| self.reported_at[i].1);
-        let (n, bytes) = self.unknown_size;
-        self.unknown.reserve_first(n + n / 4, bytes + bytes / 4);
         let start = self.unknown.begin_as_last(kept);
         self.reported_at.truncate(shared);
         let p = self.unknown.text();
@@ -689,9 +713,10 @@ impl<'a, 'o> Walker<'a, 'o> {
     fn embedded_meta(&mut self, obj_start: usize, key: &'a [u8]) -> R<()> {
         if key == b"metadata" {
             let prefix = if self.track { Some(self.coerce_path()?) } else { None };
-            let unknown = self.fast_metadata(obj_start, prefix.as_deref())?;
-            self.embedded_unknown.extend(&unknown);
-            return Ok(());
+            let mut paths = std::mem::take(&mut self.embedded_unknown);
+            let walked = self.fast_metadata(obj_start, prefix.as_deref(), &mut paths);
+            self.embedded_unknown = paths;
+            return walked.map(drop);
         }
         if self.peek() != Some(b'"') {
             return Err(Bail);
@@ -901,6 +926,7 @@ impl Drop for Walker<'_, '_> {
             entries: recycle(std::mem::take(&mut self.entries)),
             path: recycle(std::mem::take(&mut self.path)),
             reported_at: recycle(std::mem::take(&mut self.reported_at)),
+            meta_unknown: recycle(std::mem::take(&mut self.meta_unknown)),
             scratch: std::mem::take(&mut self.scratch),
             order: std::mem::take(&mut self.order),
             unknown_size: self.unknown_size,
