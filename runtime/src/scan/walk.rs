@@ -110,6 +110,7 @@ pub(super) struct Root {
     /// Unknown fields: the first `metadata` of root metadata, in the round trip's order, then
     /// the pruned fields, in byte order.
     pub unknown: TextList,
+    /// How many of `unknown` are root metadata's.
     pub metadata: usize,
     /// Unknown fields of embedded resources' metadata, in byte order.
     pub embedded: TextList,
