@@ -51,7 +51,7 @@ mod body;
 mod bytes;
 mod coercer;
 pub(crate) mod message;
-mod texts;
+pub(crate) mod texts;
 
 use serde_json::Value;
 

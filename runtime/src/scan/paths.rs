@@ -2,8 +2,8 @@
 //! checked as UTF-8 when read) and checked as text once, when the walk ends: one check of
 //! all the paths costs less than one per path.
 
-use super::text;
 use crate::decode::TextList;
+use crate::decode::texts::sort_spans;
 
 /// Paths being reported: their bytes, one after another, and where each one is.
 #[derive(Default)]
@@ -59,6 +59,13 @@ impl Paths {
         start
     }
 
+    /// Appends the path `p`.
+    pub fn push(&mut self, p: &[u8]) {
+        let start = self.begin();
+        self.text.extend_from_slice(p);
+        self.end(start);
+    }
+
     /// Ends the path begun at `start`.
     pub fn end(&mut self, start: usize) {
         self.spans.push((start, self.text.len()));
@@ -69,54 +76,14 @@ impl Paths {
         self.spans[..first + n].rotate_right(n);
     }
 
-    /// Puts the paths from the `from`th on in byte order. They are sorted as `(word, index)`
-    /// numbers in `order` (a buffer), which costs less than comparing them: by their first
-    /// eight bytes, then paths alike so far by their next eight, and so on.
+    /// Puts the paths from the `from`th on in byte order (`order`: a buffer).
     pub fn sort(&mut self, from: usize, order: &mut Vec<u128>) {
-        let spans = &mut self.spans[from..];
-        order.clear();
-        order.extend(0..spans.len() as u128);
-        sort_from(&self.text, spans, order, 0);
-        // The spans in their new order, through `order`: no other buffer is needed.
-        for o in order.iter_mut() {
-            let (start, end) = spans[*o as u64 as usize];
-            *o = ((start as u128) << 64) | end as u128;
-        }
-        for (span, &o) in spans.iter_mut().zip(order.iter()) {
-            *span = ((o >> 64) as usize, o as u64 as usize);
-        }
+        sort_spans(&self.text, &mut self.spans[from..], order);
     }
 
     /// The paths as a list of strings; `None` if they are not UTF-8.
     pub fn into_list(self) -> Option<TextList> {
         TextList::from_utf8_spans(self.text, self.spans)
-    }
-}
-
-/// Sorts `order` (path indices in its low 64 bits) by the paths' bytes from `offset` on: all
-/// of them are alike before it.
-fn sort_from(text: &[u8], spans: &[(usize, usize)], order: &mut [u128], offset: usize) {
-    // Past this, what is left is compared as it is (keys can be long: no deep recursion).
-    const MAX_OFFSET: usize = 64;
-    let at = |o: u128, offset: usize| {
-        let (start, end) = spans[o as u64 as usize];
-        &text[(start + offset).min(end)..end]
-    };
-    if offset >= MAX_OFFSET {
-        order.sort_unstable_by(|&a, &b| at(a, offset).cmp(at(b, offset)));
-        return;
-    }
-    for o in order.iter_mut() {
-        let word = text::head_of(at(*o, offset));
-        *o = (u128::from(word) << 64) | (*o as u64 as u128);
-    }
-    order.sort_unstable();
-    for alike in order.chunk_by_mut(|a, b| a >> 64 == b >> 64) {
-        // Paths alike through `offset + 8` and ended there are the same path (a path holds
-        // no zero byte, which a word past its end reads as).
-        if alike.len() > 1 && alike.iter().any(|&o| at(o, offset).len() > 8) {
-            sort_from(text, spans, alike, offset + 8);
-        }
     }
 }
 
@@ -127,11 +94,18 @@ mod tests {
     fn paths(words: &[&str]) -> Paths {
         let mut p = Paths::default();
         for w in words {
-            let start = p.begin();
-            p.text().extend_from_slice(w.as_bytes());
-            p.end(start);
+            p.push(w.as_bytes());
         }
         p
+    }
+
+    /// `words` sorted by [`Paths::sort`] and by the standard library, alike.
+    fn sorts_as_strings_do(words: &[&str]) {
+        let mut p = paths(words);
+        p.sort(0, &mut Vec::new());
+        let mut want = words.to_vec();
+        want.sort();
+        assert_eq!(p.into_list().unwrap(), want);
     }
 
     #[test]
@@ -149,11 +123,7 @@ mod tests {
             "é",
             "spec.containers[0].debug",
         ];
-        let mut p = paths(&words);
-        p.sort(0, &mut Vec::new());
-        let mut want = words.to_vec();
-        want.sort();
-        assert_eq!(p.into_list().unwrap(), want);
+        sorts_as_strings_do(&words);
     }
 
     #[test]
@@ -170,11 +140,7 @@ mod tests {
             "spec.containers[0].env[1].x".to_string(),
         ];
         let refs: Vec<&str> = words.iter().map(String::as_str).collect();
-        let mut p = paths(&refs);
-        p.sort(0, &mut Vec::new());
-        let mut want = refs.clone();
-        want.sort();
-        assert_eq!(p.into_list().unwrap(), want);
+        sorts_as_strings_do(&refs);
     }
 
     #[test]

@@ -128,7 +128,7 @@ pub(super) fn plain_key(key: &[u8]) -> bool {
 /// [`head`] for the walk: the same number from at most three loads (keys are read and
 /// compared by their heads once per member).
 #[inline]
-pub(super) fn head_of(key: &[u8]) -> u64 {
+pub(crate) fn head_of(key: &[u8]) -> u64 {
     let n = key.len();
     if let Some(w) = key.first_chunk::<8>() {
         return u64::from_be_bytes(*w);

@@ -301,9 +301,7 @@ impl<'a, 'o> Walker<'a, 'o> {
         if let Some((start, end)) = metadata {
             let first = self.unknown.size().0;
             for p in self.metadata(obj_start, start, end)? {
-                let at = self.unknown.begin();
-                self.unknown.text().extend_from_slice(p.as_bytes());
-                self.unknown.end(at);
+                self.unknown.push(p.as_bytes());
             }
             meta_unknown = Some((first, self.unknown.size().0 - first));
         }
