@@ -65,6 +65,41 @@ pub struct Node {
     pub(super) default: Option<Cow<'static, [u8]>>,
     /// Indices into `props` of the properties with a default, for absent keys.
     pub(super) defaulted: Cow<'static, [u32]>,
+    /// Where [`find`](Node::find) looks a key up: an open-addressing table of `props`
+    /// indices by [`slot`] (`EMPTY` where none is); all `EMPTY` when `props` has more than
+    /// [`MAX_SLOTTED`] properties, which are found by binary search.
+    pub(super) slots: [u8; SLOTS],
+}
+
+/// The size of a node's table of properties ([`Node::slots`]).
+const SLOTS: usize = 64;
+/// The most properties a table holds: at most half full, a key is found in a probe or two.
+const MAX_SLOTTED: usize = SLOTS / 2;
+/// An empty slot.
+const EMPTY: u8 = u8::MAX;
+
+/// Where a key whose [`head`] is `head` is first looked for in a node's table.
+#[inline(always)]
+const fn slot(head: u64) -> usize {
+    (head.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOTS.trailing_zeros())) as usize
+}
+
+/// The table of `props` (see [`Node::slots`]).
+const fn slots(props: &[Prop]) -> [u8; SLOTS] {
+    let mut slots = [EMPTY; SLOTS];
+    if props.len() > MAX_SLOTTED {
+        return slots;
+    }
+    let mut i = 0;
+    while i < props.len() {
+        let mut s = slot(props[i].head);
+        while slots[s] != EMPTY {
+            s = (s + 1) % SLOTS;
+        }
+        slots[s] = i as u8;
+        i += 1;
+    }
+    slots
 }
 
 /// A property of a [`Node`].
@@ -95,6 +130,7 @@ impl Node {
         defaulted: &'static [u32],
     ) -> Node {
         Node {
+            slots: slots(props),
             props: Cow::Borrowed(props),
             additional,
             items,
@@ -109,16 +145,20 @@ impl Node {
         }
     }
 
-    /// The index of property `key`.
+    /// The index of property `key`, whose [`head`] is `h`.
     #[inline]
-    pub fn find(&self, key: &[u8]) -> Option<usize> {
-        let h = super::text::head_of(key);
-        if self.props.len() <= 16 {
-            // Keys of up to eight bytes are told apart by their heads and lengths alone.
-            return self
-                .props
-                .iter()
-                .position(|p| p.head == h && p.key.len() == key.len() && (key.len() <= 8 || p.key[8..] == key[8..]));
+    pub fn find(&self, key: &[u8], h: u64) -> Option<usize> {
+        if self.props.len() <= MAX_SLOTTED {
+            let mut s = slot(h);
+            loop {
+                let i = *self.slots.get(s)? as usize;
+                let p = self.props.get(i)?;
+                // Keys of up to eight bytes are told apart by their heads and lengths alone.
+                if p.head == h && p.key.len() == key.len() && (key.len() <= 8 || p.key[8..] == key[8..]) {
+                    return Some(i);
+                }
+                s = (s + 1) % SLOTS;
+            }
         }
         self.props
             .binary_search_by(|p| p.head.cmp(&h).then_with(|| (*p.key).cmp(key)))
@@ -205,6 +245,7 @@ fn add(nodes: &mut Vec<Node>, s: &Structural, exact: &mut bool) -> u32 {
             .as_ref()
             .map(|d| Cow::Owned(defaulted(d, s, exact).into_bytes())),
         defaulted: Cow::Borrowed(&[]),
+        slots: [EMPTY; SLOTS],
     });
     // BTreeMap order is byte order: `props` comes out sorted.
     let mut props = Vec::with_capacity(s.properties.len());
@@ -239,6 +280,7 @@ fn add(nodes: &mut Vec<Node>, s: &Structural, exact: &mut bool) -> u32 {
         None => Child::Absent,
     };
     let node = &mut nodes[id as usize];
+    node.slots = slots(&props);
     node.props = Cow::Owned(props);
     node.defaulted = Cow::Owned(defaulted_props);
     node.additional = additional;
@@ -283,4 +325,64 @@ fn defaulted(d: &serde_json::Value, s: &Structural, exact: &mut bool) -> String 
     default(&mut v, Some(s));
     *exact &= super::value::reads_back(&v);
     marshal_json(&v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A plan of an object with `keys` as properties.
+    fn node_of(keys: &[String]) -> Node {
+        let properties: serde_json::Map<String, serde_json::Value> = keys
+            .iter()
+            .map(|k| (k.clone(), serde_json::json!({"type": "string"})))
+            .collect();
+        let schema = kstruct_schema::convert::from_value(&serde_json::json!({
+            "type": "object",
+            "properties": {"spec": {"type": "object", "properties": properties}},
+        }))
+        .unwrap()
+        .unwrap();
+        let plan = Plan::new(Some(&schema)).unwrap();
+        let root = plan.node(plan.root);
+        plan.node(root.props[root.find(b"spec", head(b"spec")).unwrap()].node)
+            .clone()
+    }
+
+    /// Every property is found at its index, by the table and by binary search alike; keys
+    /// that are not properties (prefixes, extensions, keys alike in their first eight bytes)
+    /// are not.
+    #[test]
+    fn finds_properties_by_table_and_by_search() {
+        for n in [1, 7, MAX_SLOTTED, MAX_SLOTTED + 1, 200] {
+            let mut keys: Vec<String> = (0..n)
+                .map(|i| match i % 3 {
+                    0 => format!("k{i}"),
+                    1 => format!("containerSetting{i}"),
+                    _ => format!("containe{i}"),
+                })
+                .collect();
+            keys.sort();
+            let node = node_of(&keys);
+            assert_eq!(node.props.len(), n);
+            for (i, k) in keys.iter().enumerate() {
+                assert_eq!(node.find(k.as_bytes(), head(k.as_bytes())), Some(i), "{k} of {n}");
+            }
+            for k in [
+                "",
+                "k",
+                "containe",
+                "containerSetting",
+                "k0x",
+                "containerSetting1x",
+                "zzzz",
+            ] {
+                if !keys.iter().any(|x| x == k) {
+                    assert_eq!(node.find(k.as_bytes(), head(k.as_bytes())), None, "{k} of {n}");
+                }
+            }
+            let slotted = node.slots.iter().filter(|&&s| s != EMPTY).count();
+            assert_eq!(slotted, if n <= MAX_SLOTTED { n } else { 0 });
+        }
+    }
 }

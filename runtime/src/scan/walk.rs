@@ -64,12 +64,13 @@ pub(super) struct Entry<'a> {
 impl<'a> Entry<'a> {
     #[inline]
     pub fn new(key: &'a [u8], start: usize, end: usize) -> Entry<'a> {
-        Entry {
-            key,
-            head: text::head_of(key),
-            start,
-            end,
-        }
+        Entry::with_head(key, text::head_of(key), start, end)
+    }
+
+    /// [`Entry::new`] for a key whose [`text::head_of`] is known.
+    #[inline]
+    fn with_head(key: &'a [u8], head: u64, start: usize, end: usize) -> Entry<'a> {
+        Entry { key, head, start, end }
     }
 
     #[inline]
@@ -277,8 +278,9 @@ impl<'a, 'o> Walker<'a, 'o> {
                         };
                         self.resolved(plan.ok_or(Bail)?);
                     }
-                    let member = self.classify(Mode::Node(self.root_node()?, false), key);
-                    self.member(obj_start, key, member, &mut present)?;
+                    let head = text::head_of(key);
+                    let member = self.classify(Mode::Node(self.root_node()?, false), key, head);
+                    self.member(obj_start, key, head, member, &mut present)?;
                 }
             }
             if !self.next_member(b'}')? {
@@ -480,7 +482,7 @@ impl<'a, 'o> Walker<'a, 'o> {
 
     /// What a member with `key` is, in an object treated as `mode`; the property's index.
     #[inline]
-    fn classify(&self, mode: Mode, key: &[u8]) -> (Member, Option<(usize, &'a [u8])>) {
+    fn classify(&self, mode: Mode, key: &[u8], head: u64) -> (Member, Option<(usize, &'a [u8])>) {
         match mode {
             Mode::Keep => (Member::Walk(Mode::Keep, false), None),
             Mode::NoSchema => (Member::Drop, None),
@@ -488,7 +490,7 @@ impl<'a, 'o> Walker<'a, 'o> {
                 let Ok(node) = self.node(n) else {
                     return (Member::Drop, None);
                 };
-                if let Some(i) = node.find(key) {
+                if let Some(i) = node.find(key, head) {
                     let p = &node.props[i];
                     return (Member::Walk(Mode::Node(p.node, false), false), Some((i, &p.label)));
                 }
@@ -540,6 +542,7 @@ impl<'a, 'o> Walker<'a, 'o> {
         &mut self,
         obj_start: usize,
         key: &'a [u8],
+        head: u64,
         (member, prop): (Member, Option<(usize, &'a [u8])>),
         present: &mut u64,
     ) -> R<()> {
@@ -551,10 +554,10 @@ impl<'a, 'o> Walker<'a, 'o> {
                 self.skip(self.track)?;
                 false
             }
-            Member::Walk(mode, entry) => self.field(obj_start, key, prop.map(|(_, label)| label), mode, entry)?,
+            Member::Walk(mode, entry) => self.field(obj_start, key, head, prop.map(|(_, label)| label), mode, entry)?,
         };
         if !live {
-            self.entries.push(Entry::new(key, 0, 0));
+            self.entries.push(Entry::with_head(key, head, 0, 0));
         }
         if let Some((i, _)) = prop
             && i < 64
@@ -571,7 +574,15 @@ impl<'a, 'o> Walker<'a, 'o> {
     /// A kept member (`label`: a property's printed key); false when it is a `null` that is
     /// dropped.
     #[inline]
-    fn field(&mut self, obj_start: usize, key: &'a [u8], label: Option<&[u8]>, mode: Mode, entry: bool) -> R<bool> {
+    fn field(
+        &mut self,
+        obj_start: usize,
+        key: &'a [u8],
+        head: u64,
+        label: Option<&[u8]>,
+        mode: Mode,
+        entry: bool,
+    ) -> R<bool> {
         if let Mode::Node(c, _) = mode
             && self.peek() == Some(b'n')
         {
@@ -586,7 +597,7 @@ impl<'a, 'o> Walker<'a, 'o> {
                     None => self.begin_member(obj_start, key),
                 };
                 self.out.extend_from_slice(d);
-                self.entries.push(Entry::new(key, start, self.out.len()));
+                self.entries.push(Entry::with_head(key, head, start, self.out.len()));
                 return Ok(true);
             }
         }
@@ -601,7 +612,7 @@ impl<'a, 'o> Walker<'a, 'o> {
         if self.track {
             self.path.pop();
         }
-        self.entries.push(Entry::new(key, start, self.out.len()));
+        self.entries.push(Entry::with_head(key, head, start, self.out.len()));
         Ok(true)
     }
 
@@ -683,7 +694,8 @@ impl<'a, 'o> Walker<'a, 'o> {
         } else {
             loop {
                 let key = self.key()?;
-                let member = self.classify(mode, key);
+                let head = text::head_of(key);
+                let member = self.classify(mode, key, head);
                 if embedded && matches!(key, b"apiVersion" | b"kind" | b"metadata") {
                     self.embedded_meta(obj_start, key)?;
                     if let (_, Some((i, _))) = member
@@ -692,7 +704,7 @@ impl<'a, 'o> Walker<'a, 'o> {
                         present |= 1 << i;
                     }
                 } else {
-                    self.member(obj_start, key, member, &mut present)?;
+                    self.member(obj_start, key, head, member, &mut present)?;
                 }
                 if !self.next_member(b'}')? {
                     break;
