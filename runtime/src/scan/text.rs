@@ -41,9 +41,61 @@ fn is_stop(c: u8) -> bool {
     c == b'"' || c == b'\\' || c < 0x20
 }
 
+/// Sixteen bytes at a time where the machine has SSE2 (every x86-64): one comparison per kind
+/// of byte for the whole block, and a bit per byte from `movemask`.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod wide {
+    use safe_arch::{
+        bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, m128i, max_u8_m128i, move_mask_i8_m128i,
+        set_splat_i8_m128i,
+    };
+
+    /// The sixteen bytes from `i`, if there are sixteen.
+    #[inline(always)]
+    pub fn block(b: &[u8], i: usize) -> Option<m128i> {
+        Some(load_unaligned_m128i(b.get(i..i + 16)?.try_into().ok()?))
+    }
+
+    /// The bytes of `x` equal to `c`, all ones each.
+    #[inline(always)]
+    fn equal(x: m128i, c: u8) -> m128i {
+        cmp_eq_mask_i8_m128i(x, set_splat_i8_m128i(c as i8))
+    }
+
+    /// Bits of the bytes that end a plain run: `"`, `\\` and control characters (`x <= 0x1f`
+    /// where the larger of `x` and 0x1f is 0x1f).
+    #[inline(always)]
+    pub fn stops(x: m128i) -> u32 {
+        let limit = set_splat_i8_m128i(0x1f);
+        let control = cmp_eq_mask_i8_m128i(max_u8_m128i(x, limit), limit);
+        move_mask_i8_m128i(bitor_m128i(bitor_m128i(equal(x, b'"'), equal(x, b'\\')), control)) as u32
+    }
+
+    /// Bits of the bytes beyond ASCII.
+    #[inline(always)]
+    pub fn high(x: m128i) -> u32 {
+        move_mask_i8_m128i(x) as u32
+    }
+
+    /// Bits of the bytes Go's encoder escapes (`<`, `>`, `&`) or beyond ASCII.
+    #[inline(always)]
+    pub fn special(x: m128i) -> u32 {
+        let escaped = bitor_m128i(bitor_m128i(equal(x, b'<'), equal(x, b'>')), equal(x, b'&'));
+        high(x) | move_mask_i8_m128i(escaped) as u32
+    }
+}
+
 /// The first `"`, `\` or control character at or after `i` (`b.len()` if none).
 #[inline]
 pub(crate) fn stop(b: &[u8], mut i: usize) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    while let Some(x) = wide::block(b, i) {
+        let m = wide::stops(x);
+        if m != 0 {
+            return i + m.trailing_zeros() as usize;
+        }
+        i += 16;
+    }
     while let Some(x) = word(b, i) {
         let m = stops(x);
         if m != 0 {
@@ -61,6 +113,31 @@ pub(crate) fn stop(b: &[u8], mut i: usize) -> usize {
 /// `&`) or any beyond ASCII (which need a UTF-8 check, and may be U+2028 or U+2029).
 #[inline]
 pub(super) fn run(b: &[u8], mut i: usize) -> (usize, bool) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        let mut special = 0;
+        while let Some(x) = wide::block(b, i) {
+            let m = wide::stops(x);
+            let s = wide::special(x);
+            if m != 0 {
+                // Only the bytes below the first stop belong to the run.
+                let below_stop = (m & m.wrapping_neg()) - 1;
+                return (i + m.trailing_zeros() as usize, (special | (s & below_stop)) != 0);
+            }
+            special |= s;
+            i += 16;
+        }
+        if special != 0 {
+            let (end, _) = run_words(b, i);
+            return (end, true);
+        }
+    }
+    run_words(b, i)
+}
+
+/// [`run`] eight bytes at a time.
+#[inline]
+fn run_words(b: &[u8], mut i: usize) -> (usize, bool) {
     let mut special = 0;
     while let Some(x) = word(b, i) {
         let m = stops(x);
@@ -86,6 +163,23 @@ pub(super) fn run(b: &[u8], mut i: usize) -> (usize, bool) {
 #[inline]
 pub(super) fn key_run(b: &[u8], mut i: usize) -> (usize, bool) {
     let mut high = 0;
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        let mut wide_high = 0;
+        while let Some(x) = wide::block(b, i) {
+            let m = wide::stops(x);
+            let h = wide::high(x);
+            if m != 0 {
+                let below_stop = (m & m.wrapping_neg()) - 1;
+                return (i + m.trailing_zeros() as usize, (wide_high | (h & below_stop)) != 0);
+            }
+            wide_high |= h;
+            i += 16;
+        }
+        if wide_high != 0 {
+            high = HIGH;
+        }
+    }
     while let Some(x) = word(b, i) {
         let m = stops(x);
         if m != 0 {
@@ -175,7 +269,7 @@ mod tests {
         let mut texts: Vec<Vec<u8>> = Vec::new();
         for (i, &c) in alphabet.iter().enumerate() {
             for (j, &d) in alphabet.iter().enumerate() {
-                for gap in [0, 3, 7, 8, 9, 15] {
+                for gap in [0, 3, 7, 8, 9, 15, 16, 17, 31, 33] {
                     let mut t = vec![b'x'; gap];
                     t.push(c);
                     t.extend(std::iter::repeat_n(b'y', (i + j) % 11));
