@@ -810,11 +810,11 @@ impl<'a, 'o> Walker<'a, 'o> {
                     return Err(Bail);
                 }
             }
-            let spans = order.iter().map(|&o| {
-                let e = entry(o);
-                (e.start, e.end)
-            });
-            reorder(self.out, &mut self.scratch, obj_start, spans);
+            for o in order.iter_mut() {
+                let e = entry(*o);
+                *o = ((e.start as u128) << 64) | e.end as u128;
+            }
+            reorder(self.out, &mut self.scratch, obj_start, order);
         }
         self.entries.truncate(base);
         self.out.push(b'}');
@@ -915,18 +915,37 @@ fn push_step(p: &mut Vec<u8>, seg: &Seg<'_>, first: bool, coercer: bool) {
 }
 
 /// Rewrites the object begun at `obj_start` (the tail of `out`) as the members at `spans`
-/// (ranges of `out`, in their new order; empty ones are members not written), separated by
-/// commas.
-fn reorder(out: &mut Vec<u8>, scratch: &mut Vec<u8>, obj_start: usize, spans: impl Iterator<Item = (usize, usize)>) {
+/// (ranges of `out` as `start << 64 | end`, in their new order; empty ones are members not
+/// written), separated by commas. The members already in place at the start stay where they
+/// are.
+fn reorder(out: &mut Vec<u8>, scratch: &mut Vec<u8>, obj_start: usize, spans: &[u128]) {
+    let span = |s: u128| ((s >> 64) as usize, s as u64 as usize);
+    // Where the members in place end: each starts where the one before it ends, after its
+    // comma.
+    let mut kept = obj_start;
+    let mut i = 0;
+    while let Some(&s) = spans.get(i) {
+        let (start, end) = span(s);
+        if start == end {
+            i += 1;
+            continue;
+        }
+        if start != kept + usize::from(kept > obj_start) {
+            break;
+        }
+        kept = end;
+        i += 1;
+    }
     scratch.clear();
-    scratch.extend_from_slice(&out[obj_start..]);
-    out.truncate(obj_start);
-    for (start, end) in spans {
+    scratch.extend_from_slice(&out[kept..]);
+    out.truncate(kept);
+    for &s in &spans[i..] {
+        let (start, end) = span(s);
         if start < end {
             if out.len() > obj_start {
                 out.push(b',');
             }
-            out.extend_from_slice(&scratch[start - obj_start..end - obj_start]);
+            out.extend_from_slice(&scratch[start - kept..end - kept]);
         }
     }
 }
