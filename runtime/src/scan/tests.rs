@@ -242,6 +242,8 @@ fn members_are_put_in_key_order_however_they_come() {
         r#"{"c": 1, "b": {"z": 1, "y": [2, {"x": 1, "w": 2}]}, "a": 3}"#.to_string(),
         r#"{"abcdefghZ": 1, "b": 2, "abcdefghA": 3, "abcdefgh": 4, "abcdefg": 5}"#.to_string(),
         format!("{{{}}}", many.join(", ")),
+        // Members in place at the start (they stay), then the rest.
+        r#"{"a": 1, "b": {"d": 1, "e": 2, "c": 3}, "c": 2, "f": 5, "e": 6}"#.to_string(),
     ] {
         let text = walked(&obj(&format!(r#", "spec": {{"free": {free}}}"#)));
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -252,6 +254,9 @@ fn members_are_put_in_key_order_however_they_come() {
     let body = obj(r#", "spec": {"free": {"b": 1, "a": 2, "b": 3}}"#);
     let (text, _) = walk(&body, FieldValidation::Ignore).expect("walked");
     assert!(text.contains(r#""free":{"a":2,"b":3}"#), "{text}");
+    let body = obj(r#", "spec": {"free": {"a": 1, "b": 2, "d": 3, "b": 4, "c": 5}}"#);
+    let (text, _) = walk(&body, FieldValidation::Ignore).expect("walked");
+    assert!(text.contains(r#""free":{"a":1,"b":4,"c":5,"d":3}"#), "{text}");
 }
 
 #[test]
