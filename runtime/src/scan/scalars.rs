@@ -31,7 +31,7 @@ impl<'a> Walker<'a, '_> {
     }
 
     /// Copies a string, escaped as Go escapes it.
-    #[inline]
+    #[inline(always)]
     pub(super) fn string(&mut self) -> R<()> {
         let b = self.input;
         let start = self.pos + 1;
@@ -129,7 +129,29 @@ impl<'a> Walker<'a, '_> {
 
     /// A number in the API server's model (`int64` when the literal is an integer that fits,
     /// else `float64`), written as Go writes it when `write` is set.
+    #[inline(always)]
     pub(super) fn number(&mut self, write: bool) -> R<()> {
+        // Most numbers are small non-negative integers: they print as written.
+        let b = self.input;
+        let start = self.pos;
+        let mut i = start;
+        while let Some(b'0'..=b'9') = b.get(i) {
+            i += 1;
+        }
+        let n = i - start;
+        if (n == 1 || (2..=18).contains(&n) && b[start] != b'0') && !matches!(b.get(i), Some(b'.' | b'e' | b'E')) {
+            self.pos = i;
+            if write {
+                self.out.extend_from_slice(&b[start..i]);
+            }
+            return Ok(());
+        }
+        self.any_number(write)
+    }
+
+    /// [`number`](Self::number) for any number.
+    #[inline(never)]
+    fn any_number(&mut self, write: bool) -> R<()> {
         let b = self.input;
         let start = self.pos;
         let mut i = start;

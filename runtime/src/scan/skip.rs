@@ -144,6 +144,7 @@ impl Walker<'_, '_> {
     }
 
     /// Passes over a string literal, checking its escapes.
+    #[inline(always)]
     fn skip_string(&mut self) -> R<()> {
         if self.peek() != Some(b'"') {
             return Err(Bail);

@@ -111,7 +111,7 @@ pub(crate) fn stop(b: &[u8], mut i: usize) -> usize {
 
 /// [`stop`], and whether the bytes before it include any Go's encoder escapes (`<`, `>`,
 /// `&`) or any beyond ASCII (which need a UTF-8 check, and may be U+2028 or U+2029).
-#[inline]
+#[inline(always)]
 pub(super) fn run(b: &[u8], mut i: usize) -> (usize, bool) {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
@@ -160,7 +160,7 @@ fn run_words(b: &[u8], mut i: usize) -> (usize, bool) {
 
 /// [`stop`], and whether any byte before it is beyond ASCII (a key's scan: whether it needs
 /// Go's escapes is asked only of the keys that are printed from the input).
-#[inline]
+#[inline(always)]
 pub(super) fn key_run(b: &[u8], mut i: usize) -> (usize, bool) {
     let mut high = 0;
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]

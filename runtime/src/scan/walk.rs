@@ -455,7 +455,7 @@ impl<'a, 'o> Walker<'a, 'o> {
 
     /// Reads `"key"`, the `:` and the white space after it. Keys with escapes or invalid
     /// UTF-8 are left to the `Value` path.
-    #[inline]
+    #[inline(always)]
     pub(super) fn key(&mut self) -> R<&'a [u8]> {
         if self.peek() != Some(b'"') {
             return Err(Bail);
@@ -507,7 +507,7 @@ impl<'a, 'o> Walker<'a, 'o> {
 
     /// Writes the separator and `"key":` (a key read from the input, so valid UTF-8); where
     /// the member starts.
-    #[inline]
+    #[inline(always)]
     pub(super) fn begin_member(&mut self, obj_start: usize, key: &[u8]) -> usize {
         if self.out.len() > obj_start {
             self.out.push(b',');
