@@ -179,7 +179,8 @@ impl<'a> Walker<'a, '_> {
                 i += 1;
             }
         }
-        if let Some(b'e' | b'E') = b.get(i) {
+        let exponent = matches!(b.get(i), Some(b'e' | b'E'));
+        if exponent {
             integer = false;
             i += 1;
             if let Some(b'+' | b'-') = b.get(i) {
@@ -205,6 +206,10 @@ impl<'a> Walker<'a, '_> {
             }
             return Ok(());
         }
+        if !integer && !write && !exponent {
+            // Finite without an exponent: no range error to find.
+            return Ok(());
+        }
         if write && !integer && prints_as_written(text) {
             self.out.extend_from_slice(text);
             return Ok(());
@@ -215,10 +220,6 @@ impl<'a> Walker<'a, '_> {
             if write {
                 self.out.extend_from_slice(n.to_string().as_bytes());
             }
-            return Ok(());
-        }
-        if !integer && !write && !text.contains(['e', 'E']) {
-            // Finite without an exponent: no range error to find.
             return Ok(());
         }
         let f: f64 = text.parse().map_err(|_| Bail)?;

@@ -131,7 +131,7 @@ impl Walker<'_, '_> {
     }
 
     /// Passes over `"key"`, the `:` and the white space around it.
-    #[inline]
+    #[inline(always)]
     fn skip_key(&mut self) -> R<()> {
         self.skip_string()?;
         self.ws();

@@ -328,6 +328,10 @@ fn everything_else_is_left_to_the_value_path() {
         r#"{"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"#,
         r#"{"apiVersion": "example.com/v1", "kind": "Widget"} x"#,
         r#"{"apiVersion": "example.com/v1", "Kind": "Widget"}"#,
+        // Keys that fold to `kind` or `apiVersion` (the Kelvin sign, the long s).
+        "{\"apiVersion\": \"example.com/v1\", \"kind\": \"Widget\", \"\u{212a}IND\": \"Widget\"}",
+        "{\"apiVersion\": \"example.com/v1\", \"kind\": \"Widget\", \"APIVER\u{17f}ION\": \"x/v1\"}",
+        r#"{"apiVersion": "example.com/v1", "kind": "Widget", "APIVERSION": "x/v1"}"#,
         r#"{"apiVersion": "example.com/v1", "kind": 1}"#,
         r#"{"apiVersion": "example.com/v1"}"#,
         r#"{"apiVersion": "example.com/v2", "kind": "Widget"}"#,

@@ -265,7 +265,11 @@ impl<'a, 'o> Walker<'a, 'o> {
                     }
                 }
                 _ => {
-                    if std::str::from_utf8(key).is_ok_and(json::folds_to_type_meta) {
+                    // Only these lengths fold to `kind` or `apiVersion` (the Kelvin sign and
+                    // the long s are longer than the letters they fold with).
+                    if (key.len() >= 4 && !key.is_ascii() || key.len() == 4 || key.len() == 10)
+                        && std::str::from_utf8(key).is_ok_and(json::folds_to_type_meta)
+                    {
                         return Err(Bail);
                     }
                     if self.root.is_none() {
