@@ -50,6 +50,7 @@ impl Paths {
     }
 
     /// Begins a path with the first `n` bytes of the last one (which has at least `n`).
+    #[inline]
     pub fn begin_as_last(&mut self, n: usize) -> usize {
         self.make_room();
         let start = self.text.len();
@@ -67,6 +68,7 @@ impl Paths {
     }
 
     /// Ends the path begun at `start`.
+    #[inline]
     pub fn end(&mut self, start: usize) {
         self.spans.push((start, self.text.len()));
     }

@@ -895,7 +895,7 @@ fn path_text(path: &[Seg<'_>], coercer: bool, p: &mut Vec<u8>) {
 }
 
 /// One step of a path, as [`path_text`] writes it (`first`: the path's first step).
-#[inline]
+#[inline(always)]
 fn push_step(p: &mut Vec<u8>, seg: &Seg<'_>, first: bool, coercer: bool) {
     match *seg {
         Seg::Key([]) if coercer => p.extend_from_slice(b"[]"),
