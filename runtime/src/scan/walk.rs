@@ -411,8 +411,13 @@ impl<'a, 'o> Walker<'a, 'o> {
     /// `close`, `false`.
     #[inline]
     pub(super) fn next_member(&mut self, close: u8) -> R<bool> {
-        self.ws();
-        match self.peek() {
+        // Compact bodies have the separator next: white space is looked for only if not.
+        let mut c = self.peek();
+        if !matches!(c, Some(b',')) && c != Some(close) {
+            self.ws();
+            c = self.peek();
+        }
+        match c {
             Some(b',') => {
                 self.pos += 1;
                 self.ws();
@@ -475,9 +480,11 @@ impl<'a, 'o> Walker<'a, 'o> {
             return Err(Bail);
         }
         self.pos = i + 1;
-        self.ws();
         if self.peek() != Some(b':') {
-            return Err(Bail);
+            self.ws();
+            if self.peek() != Some(b':') {
+                return Err(Bail);
+            }
         }
         self.pos += 1;
         self.ws();
