@@ -113,92 +113,110 @@ pub(crate) fn stop(b: &[u8], mut i: usize) -> usize {
 /// [`stop`], and whether the bytes before it include any Go's encoder escapes (`<`, `>`,
 /// `&`) or any beyond ASCII (which need a UTF-8 check, and may be U+2028 or U+2029).
 #[inline(always)]
-pub(super) fn run(b: &[u8], mut i: usize) -> (usize, bool) {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    {
-        let mut special = 0;
-        while let Some(x) = wide::block(b, i) {
-            let m = wide::stops(x);
-            let s = wide::special(x);
-            if m != 0 {
-                // Only the bytes below the first stop belong to the run.
-                let below_stop = (m & m.wrapping_neg()) - 1;
-                return (i + m.trailing_zeros() as usize, (special | (s & below_stop)) != 0);
-            }
-            special |= s;
-            i += 16;
-        }
-        if special != 0 {
-            let (end, _) = run_words(b, i);
-            return (end, true);
-        }
-    }
-    run_words(b, i)
-}
-
-/// [`run`] eight bytes at a time.
-#[inline]
-fn run_words(b: &[u8], mut i: usize) -> (usize, bool) {
-    let mut special = 0;
-    while let Some(x) = word(b, i) {
-        let m = stops(x);
-        let s = (x & HIGH) | equal(x, b'<') | equal(x, b'>') | equal(x, b'&');
-        if m != 0 {
-            // Only the bytes below the first stop belong to the run.
-            let below_stop = (m & m.wrapping_neg()) - 1;
-            return (i + (m.trailing_zeros() / 8) as usize, (special | (s & below_stop)) != 0);
-        }
-        special |= s;
-        i += 8;
-    }
-    let mut tail = false;
-    while i < b.len() && !is_stop(b[i]) {
-        tail |= b[i] >= 0x80 || matches!(b[i], b'<' | b'>' | b'&');
-        i += 1;
-    }
-    (i, special != 0 || tail)
+pub(super) fn run(b: &[u8], i: usize) -> (usize, bool) {
+    flagged_run::<Special>(b, i)
 }
 
 /// [`stop`], and whether any byte before it is beyond ASCII (a key's scan: whether it needs
 /// Go's escapes is asked only of the keys that are printed from the input).
 #[inline(always)]
-pub(super) fn key_run(b: &[u8], mut i: usize) -> (usize, bool) {
-    let mut high = 0;
+pub(super) fn key_run(b: &[u8], i: usize) -> (usize, bool) {
+    flagged_run::<High>(b, i)
+}
+
+/// The bytes a run looks for, marked sixteen, eight and one at a time alike.
+trait Flags {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    {
-        let mut wide_high = 0;
+    fn block(x: safe_arch::m128i) -> u32;
+    /// As high bits, exact up to the lowest one.
+    fn word(x: u64) -> u64;
+    fn byte(c: u8) -> bool;
+}
+
+/// Bytes Go's encoder escapes (`<`, `>`, `&`) or beyond ASCII.
+struct Special;
+
+impl Flags for Special {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    fn block(x: safe_arch::m128i) -> u32 {
+        wide::special(x)
+    }
+
+    #[inline(always)]
+    fn word(x: u64) -> u64 {
+        (x & HIGH) | equal(x, b'<') | equal(x, b'>') | equal(x, b'&')
+    }
+
+    #[inline(always)]
+    fn byte(c: u8) -> bool {
+        c >= 0x80 || matches!(c, b'<' | b'>' | b'&')
+    }
+}
+
+/// Bytes beyond ASCII.
+struct High;
+
+impl Flags for High {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    fn block(x: safe_arch::m128i) -> u32 {
+        wide::high(x)
+    }
+
+    #[inline(always)]
+    fn word(x: u64) -> u64 {
+        x & HIGH
+    }
+
+    #[inline(always)]
+    fn byte(c: u8) -> bool {
+        c >= 0x80
+    }
+}
+
+/// [`stop`], and whether any byte before it is one `F` flags: sixteen bytes at a time where
+/// SSE2 is, then eight, then one.
+#[inline(always)]
+fn flagged_run<F: Flags>(b: &[u8], mut i: usize) -> (usize, bool) {
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    let seen = false;
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    let seen = {
+        let mut flags = 0;
         while let Some(x) = wide::block(b, i) {
             let m = wide::stops(x);
-            let h = wide::high(x);
+            let f = F::block(x);
             if m != 0 {
+                // Only the bytes below the first stop belong to the run.
                 let below_stop = (m & m.wrapping_neg()) - 1;
-                return (i + m.trailing_zeros() as usize, (wide_high | (h & below_stop)) != 0);
+                return (i + m.trailing_zeros() as usize, (flags | (f & below_stop)) != 0);
             }
-            wide_high |= h;
+            flags |= f;
             i += 16;
         }
-        if wide_high != 0 {
-            high = HIGH;
-        }
-    }
+        flags != 0
+    };
+    let mut flags = 0;
     while let Some(x) = word(b, i) {
         let m = stops(x);
+        let f = F::word(x);
         if m != 0 {
             let below_stop = (m & m.wrapping_neg()) - 1;
             return (
                 i + (m.trailing_zeros() / 8) as usize,
-                (high | (x & HIGH & below_stop)) != 0,
+                seen || (flags | (f & below_stop)) != 0,
             );
         }
-        high |= x & HIGH;
+        flags |= f;
         i += 8;
     }
     let mut tail = false;
     while i < b.len() && !is_stop(b[i]) {
-        tail |= b[i] >= 0x80;
+        tail |= F::byte(b[i]);
         i += 1;
     }
-    (i, high != 0 || tail)
+    (i, seen || flags != 0 || tail)
 }
 
 /// Whether `key` (a key the walk read: no `"`, `\` or control characters) is printed as it
