@@ -25,7 +25,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let [_, workload, path] = &args[..] else {
         eprintln!(
-            "usage: counts small|large|corpus none|serde|bytes-ignore|bytes-warn|walk-ignore|walk-warn|spec-ignore|spec-compiled-ignore|value-interpreter-ignore|value-ignore|value-warn"
+            "usage: counts small|large|corpus none|serde|sonic|bytes-ignore|bytes-warn|walk-ignore|walk-warn|spec-ignore|spec-compiled-ignore|value-interpreter-ignore|value-ignore|value-warn"
         );
         std::process::exit(2);
     };
@@ -55,6 +55,9 @@ fn main() {
             "serde" => {
                 let v: serde_json::Value = serde_json::from_slice(d).unwrap();
                 out.extend(serde_json::to_vec(&v).unwrap());
+            }
+            "sonic" => {
+                std::hint::black_box(sonic_rs::from_slice::<sonic_rs::Value>(d).unwrap());
             }
             "walk-ignore" | "walk-warn" => {
                 let report = kstruct::scan::try_request_bytes(&interpreted, d, &opts, &mut out);

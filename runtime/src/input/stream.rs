@@ -44,7 +44,11 @@ pub struct StreamDocument<'a> {
 #[derive(Debug)]
 pub struct JsonStream<R> {
     reader: R,
+    /// What was read is `buf[..filled]`; the bytes after it were written before and are
+    /// written again by the next read (zeroing 64 KiB before each read cost as much as
+    /// counting its lines).
     buf: Vec<u8>,
+    filled: usize,
     /// Where the unread bytes start.
     pos: usize,
     /// The line of `buf[pos]`.
@@ -64,6 +68,7 @@ impl<R: Read> JsonStream<R> {
         JsonStream {
             reader,
             buf: Vec::new(),
+            filled: 0,
             pos: 0,
             line: 1,
             eof: false,
@@ -78,26 +83,25 @@ impl<R: Read> JsonStream<R> {
         if self.eof {
             return Ok(false);
         }
-        let len = self.buf.len();
-        self.buf.resize(len + CHUNK, 0);
+        let len = self.filled;
+        if self.buf.len() < len + CHUNK {
+            self.buf.resize(len + CHUNK, 0);
+        }
         let n = loop {
-            match self.reader.read(&mut self.buf[len..]) {
+            match self.reader.read(&mut self.buf[len..len + CHUNK]) {
                 Ok(n) => break n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    self.buf.truncate(len);
-                    return Err(e);
-                }
+                Err(e) => return Err(e),
             }
         };
-        self.buf.truncate(len + n);
+        self.filled = len + n;
         self.eof = n == 0;
         Ok(n > 0)
     }
 
     /// The byte at `i`, reading as far as needed; `None` at the end of the input.
     fn byte(&mut self, i: usize) -> io::Result<Option<u8>> {
-        while i >= self.buf.len() {
+        while i >= self.filled {
             if !self.fill()? {
                 return Ok(None);
             }
@@ -135,11 +139,11 @@ impl<R: Read> JsonStream<R> {
         let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
         let mut i = start;
         loop {
-            if i >= self.buf.len() && !self.fill()? {
+            if i >= self.filled && !self.fill()? {
                 return Ok(None);
             }
             // Scan what is buffered; `fill` may move the buffer, so indices only.
-            let end = self.buf.len();
+            let end = self.filled;
             while i < end {
                 if in_string {
                     if escaped {
@@ -218,7 +222,7 @@ impl<R: Read> JsonStream<R> {
         let (mut body_start, mut body_end, mut body_line) = (start, end, line);
         if self.index == 0 && !self.skip_space()? {
             // The stream's only document: all of it.
-            (body_start, body_end, body_line) = (leading, self.buf.len(), 1);
+            (body_start, body_end, body_line) = (leading, self.filled, 1);
         }
         self.last = Some((start, line));
         self.index += 1;
@@ -234,8 +238,9 @@ impl<R: Read> JsonStream<R> {
     /// long as what is left, so that each byte is moved at most once on average (moving the
     /// rest of a 64 KiB read after every 2.5 KB document cost as much as decoding it).
     fn release(&mut self) {
-        if self.index > 0 && self.pos > 0 && self.pos >= self.buf.len() - self.pos {
-            self.buf.drain(..self.pos);
+        if self.index > 0 && self.pos > 0 && self.pos >= self.filled - self.pos {
+            self.buf.copy_within(self.pos..self.filled, 0);
+            self.filled -= self.pos;
             self.pos = 0;
         }
     }
@@ -272,10 +277,10 @@ impl<R: Read> JsonStream<R> {
             return Ok(None);
         }
         // Most documents are then whole in what is buffered.
-        if self.buf.len() - self.pos < CHUNK / 2 {
+        if self.filled - self.pos < CHUNK / 2 {
             self.fill()?;
         }
-        Ok((self.buf[self.pos] == b'{').then(|| &self.buf[self.pos..]))
+        Ok((self.buf[self.pos] == b'{').then(|| &self.buf[self.pos..self.filled]))
     }
 
     /// Takes the next `len` bytes of what [`buffered`](Self::buffered) gave, a whole document,
@@ -315,7 +320,7 @@ impl<R: Read> JsonStream<R> {
         // From the stream's start (nothing dropped yet) when no document was handed out: a
         // stream of one document is then one body.
         let (base, line_base) = if self.index == 0 { (0, 0) } else { (start, line - 1) };
-        let bytes = &self.buf[base..];
+        let bytes = &self.buf[base..self.filled];
         let docs = if self.index == 0 {
             split_json_stream(bytes)
         } else {
@@ -338,12 +343,7 @@ impl<R: Read> JsonStream<R> {
 /// How many `\n` bytes `b` holds, counted 32 bytes at a time (one byte-wide sum per chunk:
 /// about a third of the instructions of a filtered count).
 fn newlines(b: &[u8]) -> usize {
-    let chunks = b.chunks_exact(32);
-    let tail = chunks.remainder();
-    let mut n = 0;
-    for c in chunks {
-        n += usize::from(c.iter().map(|&x| u8::from(x == b'\n')).sum::<u8>());
-    }
+    let (n, tail) = crate::scan::text::count_newlines(b);
     n + tail.iter().filter(|&&x| x == b'\n').count()
 }
 
@@ -391,6 +391,12 @@ mod tests {
             }
         }
         assert_eq!(newlines(&[b'\n'; 300]), 300);
+        // Past the 255 blocks a byte counter holds, and at their edge.
+        for n in [255 * 16 - 1, 255 * 16, 255 * 16 + 1, 255 * 32 + 17, 10_000] {
+            assert_eq!(newlines(&vec![b'\n'; n]), n);
+            let text: Vec<u8> = (0..n).map(|i| if i % 3 == 0 { b'\n' } else { b'x' }).collect();
+            assert_eq!(newlines(&text), n.div_ceil(3));
+        }
     }
 
     /// Documents taken by `buffered` and `consume` where a reader finds their end (here

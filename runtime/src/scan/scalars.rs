@@ -39,9 +39,8 @@ impl<'a> Walker<'a, '_> {
         if b.get(i) == Some(&b'"') {
             let span = &b[start..i];
             if !special {
-                self.out.push(b'"');
-                self.out.extend_from_slice(span);
-                self.out.push(b'"');
+                // With its quotes, as it is in the input.
+                text::append(self.out, b, start - 1, i + 1);
                 self.pos = i + 1;
                 return Ok(());
             }

@@ -47,9 +47,41 @@ fn is_stop(c: u8) -> bool {
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod wide {
     use safe_arch::{
-        bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, m128i, max_u8_m128i, move_mask_i8_m128i,
-        set_splat_i8_m128i,
+        add_i8_m128i, bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, m128i, max_u8_m128i, move_mask_i8_m128i,
+        set_splat_i8_m128i, sub_i8_m128i, sum_of_u8_abs_diff_m128i, zeroed_m128i,
     };
+
+    /// How many `\n` the whole sixteen-byte blocks at the start of `b` hold, and the bytes
+    /// after them. Each block adds one per newline to byte counters (a match is all ones:
+    /// minus one), four blocks a step, and the counters are summed every 63 steps, before
+    /// they can overflow.
+    pub fn newlines(b: &[u8]) -> (usize, &[u8]) {
+        let newline = set_splat_i8_m128i(b'\n' as i8);
+        let matches = |x: &[u8; 16]| cmp_eq_mask_i8_m128i(load_unaligned_m128i(x), newline);
+        let mut n = 0;
+        let mut steps = b.chunks_exact(64);
+        loop {
+            let mut counts = zeroed_m128i();
+            let mut k = 0;
+            for step in steps.by_ref().take(63) {
+                if let Ok([a, b, c, d]) = <&[[u8; 16]; 4]>::try_from(step.as_chunks::<16>().0) {
+                    counts = sub_i8_m128i(counts, add_i8_m128i(matches(a), matches(b)));
+                    counts = sub_i8_m128i(counts, add_i8_m128i(matches(c), matches(d)));
+                }
+                k += 1;
+            }
+            let [lo, hi]: [u64; 2] = sum_of_u8_abs_diff_m128i(counts, zeroed_m128i()).into();
+            n += (lo + hi) as usize;
+            if k < 63 {
+                break;
+            }
+        }
+        let (blocks, tail) = steps.remainder().as_chunks::<16>();
+        for x in blocks {
+            n += (move_mask_i8_m128i(matches(x)) as u32).count_ones() as usize;
+        }
+        (n, tail)
+    }
 
     /// The sixteen bytes from `i`, if there are sixteen.
     #[inline(always)]
@@ -84,6 +116,16 @@ mod wide {
         let escaped = bitor_m128i(bitor_m128i(equal(x, b'<'), equal(x, b'>')), equal(x, b'&'));
         high(x) | move_mask_i8_m128i(escaped) as u32
     }
+}
+
+/// How many `\n` `b` holds, counted sixteen bytes at a time where the machine has SSE2: the
+/// count for the whole blocks at its start, and the bytes after them, for the caller to count.
+#[inline]
+pub(crate) fn count_newlines(b: &[u8]) -> (usize, &[u8]) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    return wide::newlines(b);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    return (0, b);
 }
 
 /// The first `"`, `\` or control character at or after `i` (`b.len()` if none).
@@ -238,6 +280,24 @@ pub(super) fn plain_key(key: &[u8]) -> bool {
             .all(|&c| c < 0x80 && !matches!(c, b'<' | b'>' | b'&'))
 }
 
+/// Appends `src[start..end]` to `out`. Spans of up to 32 bytes with 32 bytes of `src` from
+/// `start` are copied as 32 bytes and the excess cut off: a copy of fixed size is two
+/// moves, where a call to `memcpy` picks its way by the length, and short spans (keys,
+/// strings, small members) are most of what the walk copies.
+#[inline(always)]
+pub(super) fn append(out: &mut Vec<u8>, src: &[u8], start: usize, end: usize) {
+    const WIDE: usize = 32;
+    if end - start <= WIDE
+        && let Some(chunk) = src.get(start..start + WIDE)
+    {
+        let at = out.len();
+        out.extend_from_slice(chunk);
+        out.truncate(at + end - start);
+    } else {
+        out.extend_from_slice(&src[start..end]);
+    }
+}
+
 /// [`head`] for the walk: the same number from at most three loads (keys are read and
 /// compared by their heads once per member).
 #[inline]
@@ -354,6 +414,19 @@ mod tests {
             assert!(head(w[0]) <= head(w[1]));
             if head(w[0]) < head(w[1]) {
                 assert!(w[0] < w[1]);
+            }
+        }
+    }
+
+    #[test]
+    fn appends_every_span_whatever_follows_it() {
+        let src: Vec<u8> = (0..80u8).collect();
+        for start in 0..src.len() {
+            for end in start..=src.len() {
+                let mut out = b"ab".to_vec();
+                append(&mut out, &src, start, end);
+                assert_eq!(&out[2..], &src[start..end]);
+                assert_eq!(&out[..2], b"ab");
             }
         }
     }

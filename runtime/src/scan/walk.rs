@@ -956,7 +956,7 @@ fn reorder(out: &mut Vec<u8>, scratch: &mut Vec<u8>, obj_start: usize, spans: &[
             if out.len() > obj_start {
                 out.push(b',');
             }
-            out.extend_from_slice(&scratch[start - kept..end - kept]);
+            text::append(out, scratch, start - kept, end - kept);
         }
     }
 }

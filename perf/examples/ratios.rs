@@ -1,0 +1,155 @@
+//! Issue 14's ratios by wall time, measured so that a shared machine's drift cancels out:
+//! every round times one pass of each contender over the same documents, in an order that
+//! rotates from round to round, and the ratio to the serde_json round trip is taken within the
+//! round. The medians over the rounds are printed (criterion measures one benchmark after
+//! another, so a neighbour that slows the machine for a minute skews its ratios).
+//!
+//! `cd perf && cargo run --release --example ratios -- <small|large|corpus> [rounds]`
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use kstruct::{DecodeOptions, FieldValidation, Pipeline, RegisteredCrd};
+use kstruct_perf::{CRD, objects, workloads};
+
+/// One pass over every document.
+type Pass<'a> = Box<dyn FnMut() + 'a>;
+
+fn options(field_validation: FieldValidation) -> DecodeOptions {
+    DecodeOptions {
+        field_validation,
+        ..DecodeOptions::default()
+    }
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let workload = args.next().unwrap_or_else(|| "small".into());
+    let rounds: usize = args.next().map_or(31, |r| r.parse().expect("rounds: a number"));
+    let (docs, crds): (Vec<Vec<u8>>, Vec<std::sync::Arc<RegisteredCrd>>) = match workload.as_str() {
+        "corpus" => kstruct_perf::corpus().into_iter().map(|(c, d)| (d, c)).unzip(),
+        "small" | "large" => {
+            let docs = if workload == "small" {
+                objects("small.jsonl", 2_000)
+            } else {
+                objects("large.jsonl", 100)
+            };
+            let crd =
+                kstruct::schema::crd::CustomResourceDefinition::from_value(&serde_json::from_str(CRD).unwrap()).unwrap();
+            let crd = std::sync::Arc::new(RegisteredCrd::new(crd));
+            let crds = vec![crd; docs.len()];
+            (docs, crds)
+        }
+        other => panic!("workload: small, large or corpus, not {other}"),
+    };
+    let compiled: Option<&dyn Pipeline> = (workload != "corpus").then(|| {
+        workloads::REGISTRY
+            .find("apps.example.com", "Workload")
+            .and_then(|c| c.version("v1"))
+            .and_then(Result::ok)
+            .expect("compiled Workload v1")
+    });
+    let bytes: usize = docs.iter().map(Vec::len).sum();
+    let (ignore, warn) = (options(FieldValidation::Ignore), options(FieldValidation::Warn));
+
+    let mut passes: Vec<(&str, Pass)> = vec![
+        (
+            "serde_json bytes -> Value -> bytes (baseline)",
+            Box::new(|| {
+                for d in &docs {
+                    let v: serde_json::Value = serde_json::from_slice(d).unwrap();
+                    black_box(serde_json::to_vec(&v).unwrap());
+                }
+            }),
+        ),
+        (
+            "sonic-rs parse only (ceiling)",
+            Box::new(|| {
+                for d in &docs {
+                    black_box(sonic_rs::from_slice::<sonic_rs::Value>(d).unwrap());
+                }
+            }),
+        ),
+    ];
+    for (mode, opts) in [("Ignore", &ignore), ("Warn", &warn)] {
+        let (docs, crds, out) = (&docs, &crds, std::cell::RefCell::new(Vec::new()));
+        let label: &'static str = Box::leak(format!("byte walk (interpreter's plan), {mode}").into_boxed_str());
+        passes.push((
+            label,
+            Box::new(move || {
+                let mut out = out.borrow_mut();
+                for (d, crd) in docs.iter().zip(crds) {
+                    out.clear();
+                    black_box(kstruct::decode::request_bytes(&**crd, d, opts, None, &mut out).unwrap());
+                }
+            }),
+        ));
+    }
+    if let Some(compiled) = compiled {
+        for (mode, opts) in [("Ignore", &ignore), ("Warn", &warn)] {
+            let (docs, out) = (&docs, std::cell::RefCell::new(Vec::new()));
+            let label: &'static str = Box::leak(format!("compiled decode_bytes, {mode}").into_boxed_str());
+            passes.push((
+                label,
+                Box::new(move || {
+                    let mut out = out.borrow_mut();
+                    for d in docs {
+                        out.clear();
+                        black_box(compiled.decode_bytes(d, opts, &mut out).unwrap());
+                    }
+                }),
+            ));
+        }
+        let docs = &docs;
+        passes.push((
+            "compiled decode to a Value (the walk), Ignore",
+            Box::new(move || {
+                for d in docs {
+                    black_box(compiled.decode(d, &ignore).unwrap());
+                }
+            }),
+        ));
+        let crd = crds[0].clone();
+        passes.push((
+            "interpreter decode by the Value path, Ignore",
+            Box::new(move || {
+                for d in docs {
+                    black_box(kstruct::decode::request_by_value(&*crd, d, &ignore, None).unwrap());
+                }
+            }),
+        ));
+    }
+    // Warm-up: one pass each.
+    for (_, pass) in passes.iter_mut() {
+        pass();
+    }
+    let n = passes.len();
+    let mut times = vec![Vec::with_capacity(rounds); n];
+    for round in 0..rounds {
+        for k in 0..n {
+            let i = (round + k) % n;
+            let start = Instant::now();
+            (passes[i].1)();
+            times[i].push(start.elapsed().as_secs_f64());
+        }
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let mib = bytes as f64 / (1024.0 * 1024.0);
+    println!(
+        "{workload}: {} documents, {:.1} MiB, {rounds} rounds (load average at the end: {})",
+        docs.len(),
+        mib,
+        std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim()
+    );
+    println!("| path | MiB/s (median) | x baseline (median of per-round ratios) | % of sonic-rs |");
+    println!("|---|---|---|---|");
+    for (i, (label, _)) in passes.iter().enumerate() {
+        let speed = mib / median(times[i].clone());
+        let ratio = median(times[0].iter().zip(&times[i]).map(|(b, t)| b / t).collect());
+        let of_sonic = median(times[1].iter().zip(&times[i]).map(|(s, t)| s / t * 100.0).collect());
+        println!("| {label} | {speed:.0} | {ratio:.2} | {of_sonic:.0}% |");
+    }
+}
