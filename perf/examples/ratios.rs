@@ -152,4 +152,10 @@ fn main() {
         let of_sonic = median(times[1].iter().zip(&times[i]).map(|(s, t)| s / t * 100.0).collect());
         println!("| {label} | {speed:.0} | {ratio:.2} | {of_sonic:.0}% |");
     }
+    // Issue 14's "compiled bytes -> Value >= 2x the interpreter's decode", within each round.
+    let (walk, spec) = (n.saturating_sub(2), n.saturating_sub(1));
+    if compiled.is_some() {
+        let ratio = median(times[spec].iter().zip(&times[walk]).map(|(s, w)| s / w).collect());
+        println!("compiled decode to a Value over the interpreter's Value path: {ratio:.2}x (median of per-round ratios)");
+    }
 }

@@ -55,6 +55,9 @@ pub struct JsonStream<R> {
     line: usize,
     eof: bool,
     index: usize,
+    /// The longest document handed out so far: [`buffered`](Self::buffered) tries to hold
+    /// one as long (the documents of a stream are alike).
+    longest: usize,
     /// The start and line of the document handed out last.
     last: Option<(usize, usize)>,
     /// Documents split by `split_documents`' splitter after a [`resplit`](Self::resplit)
@@ -73,6 +76,7 @@ impl<R: Read> JsonStream<R> {
             line: 1,
             eof: false,
             index: 0,
+            longest: 0,
             last: None,
             queue: None,
         }
@@ -80,15 +84,21 @@ impl<R: Read> JsonStream<R> {
 
     /// Reads more; false at the end of the input.
     fn fill(&mut self) -> io::Result<bool> {
+        self.fill_up_to(CHUNK)
+    }
+
+    /// Reads more, at most `room` bytes (one read: a pipe gives what it has); false at the end
+    /// of the input.
+    fn fill_up_to(&mut self, room: usize) -> io::Result<bool> {
         if self.eof {
             return Ok(false);
         }
         let len = self.filled;
-        if self.buf.len() < len + CHUNK {
-            self.buf.resize(len + CHUNK, 0);
+        if self.buf.len() < len + room {
+            self.buf.resize(len + room, 0);
         }
         let n = loop {
-            match self.reader.read(&mut self.buf[len..len + CHUNK]) {
+            match self.reader.read(&mut self.buf[len..len + room]) {
                 Ok(n) => break n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
@@ -219,6 +229,7 @@ impl<R: Read> JsonStream<R> {
             }
         };
         self.advance(end);
+        self.longest = self.longest.max(end - start);
         let (mut body_start, mut body_end, mut body_line) = (start, end, line);
         if self.index == 0 && !self.skip_space()? {
             // The stream's only document: all of it.
@@ -276,9 +287,14 @@ impl<R: Read> JsonStream<R> {
         if !self.skip_space()? {
             return Ok(None);
         }
-        // Most documents are then whole in what is buffered.
-        if self.filled - self.pos < CHUNK / 2 {
-            self.fill()?;
+        // Most documents are then whole in what is buffered: half a chunk, or a quarter more
+        // than the longest document so far (a document cut short is found again by
+        // `next_document`, which reads it twice). One read, which blocks only when the input
+        // has nothing yet.
+        let want = (CHUNK / 2).max(self.longest + self.longest / 4);
+        let have = self.filled - self.pos;
+        if have < want {
+            self.fill_up_to(CHUNK.max(want - have))?;
         }
         Ok((self.buf[self.pos] == b'{').then(|| &self.buf[self.pos..self.filled]))
     }
@@ -293,6 +309,7 @@ impl<R: Read> JsonStream<R> {
         self.advance(start + len);
         self.last = Some((start, line));
         self.index += 1;
+        self.longest = self.longest.max(len);
         StreamDocument {
             index: self.index - 1,
             line,
@@ -432,6 +449,30 @@ mod tests {
             // Reads of a few bytes rarely buffer a whole document.
             assert!(step < 4096 || consumed > 250, "{consumed} in steps of {step}");
         }
+    }
+
+    /// Documents longer than half a chunk are buffered whole once one as long has been seen,
+    /// so that a reader finds their end in what is buffered and they are read once.
+    #[test]
+    fn long_documents_are_buffered_whole_after_the_first() {
+        let mut text = Vec::new();
+        for i in 0..6 {
+            let filler = "x".repeat(150_000 + i * 1000);
+            text.extend_from_slice(format!("{{\"n\": {i}, \"s\": \"{filler}\"}}\n").as_bytes());
+        }
+        let mut s = JsonStream::new(&text[..]);
+        assert_eq!(s.next_document().unwrap().unwrap().index, 0);
+        for i in 1..6 {
+            let b = s.buffered().unwrap().expect("an object");
+            let mut values = serde_json::Deserializer::from_slice(b).into_iter::<serde_json::Value>();
+            assert!(
+                values.next().is_some_and(|v| v.is_ok()),
+                "document {i} is whole in the buffer"
+            );
+            let end = values.byte_offset();
+            assert_eq!(s.consume(end).index, i);
+        }
+        assert!(s.buffered().unwrap().is_none());
     }
 
     /// Valid streams split as `split_documents` splits them, whatever the reads' sizes.
