@@ -260,6 +260,92 @@ fn members_are_put_in_key_order_however_they_come() {
 }
 
 #[test]
+fn members_that_are_properties_are_ordered_by_their_properties() {
+    // In reverse order, with defaults to add, a repeat that wins, a repeat that is dropped
+    // (`null` for a property that is not nullable), unknown keys in between.
+    for (body, expected) in [
+        (
+            r#"{"tags": [], "name": "n", "mode": "m", "limits": {"memory": "2", "cpu": "3"}}"#,
+            r#""spec":{"limits":{"cpu":"3","memory":"2"},"mode":"m","name":"n","replicas":1,"tags":[]}"#,
+        ),
+        (
+            r#"{"name": "a", "x": 1, "replicas": 5, "name": "b", "y": 2}"#,
+            r#""spec":{"limits":{"cpu":"1"},"mode":"auto","name":"b","replicas":5}"#,
+        ),
+        (
+            r#"{"name": "a", "mode": "m", "name": null}"#,
+            r#""spec":{"limits":{"cpu":"1"},"mode":"m","replicas":1}"#,
+        ),
+        (
+            r#"{"limits": {}, "mode": "m", "name": "a", "replicas": 2, "name": null}"#,
+            r#""spec":{"limits":{"cpu":"1"},"mode":"m","replicas":2}"#,
+        ),
+        (
+            r#"{"limits": {}, "mode": "m", "name": "a", "replicas": 2, "name": "b"}"#,
+            r#""spec":{"limits":{"cpu":"1"},"mode":"m","name":"b","replicas":2}"#,
+        ),
+        (
+            r#"{"name": null, "mode": "m", "name": "c"}"#,
+            r#""spec":{"limits":{"cpu":"1"},"mode":"m","name":"c","replicas":1}"#,
+        ),
+    ] {
+        let (text, _) = walk(&obj(&format!(r#", "spec": {body}"#)), FieldValidation::Ignore).expect("walked");
+        assert!(text.contains(expected), "{body}: {text}");
+    }
+    // Tracked: a property read twice, or an unknown key read twice, is the `Value` path's.
+    assert!(
+        walk(
+            &obj(r#", "spec": {"name": "a", "mode": "m", "name": null}"#),
+            FieldValidation::Warn
+        )
+        .is_none()
+    );
+    assert!(
+        walk(
+            &obj(r#", "spec": {"x": 1, "mode": "m", "x": 2}"#),
+            FieldValidation::Warn
+        )
+        .is_none()
+    );
+    let (_, report) = walk(
+        &obj(r#", "spec": {"x": 1, "mode": "m", "y": 2}"#),
+        FieldValidation::Warn,
+    )
+    .expect("walked");
+    assert_eq!(report.unknown_fields, ["spec.x", "spec.y"]);
+
+    // Past the 64th property, members are ordered by their keys.
+    let props: serde_json::Map<String, serde_json::Value> = (0..70)
+        .map(|i| (format!("p{i:02}"), json!({"type": "integer"})))
+        .collect();
+    let schema = kstruct_schema::convert::from_value(&json!({"type": "object", "properties": {
+        "spec": {"type": "object", "properties": props}}}))
+    .unwrap()
+    .unwrap();
+    let p = Interpreter::new(Some(schema)).with_resource(GroupVersionKind::new("example.com", "v1", "Widget"));
+    for members in [
+        (0..70).rev().map(|i| format!(r#""p{i:02}": {i}"#)).collect::<Vec<_>>(),
+        [69, 3, 65, 1, 3].iter().map(|i| format!(r#""p{i:02}": {i}"#)).collect(),
+        [5, 2, 9].iter().map(|i| format!(r#""p{i:02}": {i}"#)).collect(),
+    ] {
+        let body = obj(&format!(r#", "spec": {{{}}}"#, members.join(", ")));
+        let mut out = Vec::new();
+        try_request_bytes(
+            &OneVersion(&p),
+            body.as_bytes(),
+            &opts(FieldValidation::Ignore),
+            &mut out,
+        )
+        .expect("walked");
+        let spec = request_by_value(&OneVersion(&p), body.as_bytes(), &opts(FieldValidation::Ignore), None).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            kstruct_schema::go::marshal_json(&spec.object)
+        );
+    }
+}
+
+#[test]
 fn a_streams_document_ends_with_its_root_object() {
     let p = widget();
     let doc = obj(r#", "spec": {"name": "n", "x": 1}"#);

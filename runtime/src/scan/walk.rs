@@ -221,7 +221,9 @@ impl<'a, 'o> Walker<'a, 'o> {
         self.out.push(b'{');
         let obj_start = self.out.len();
         let base = self.entries.len();
-        let mut present = 0u64;
+        // The root's `apiVersion`, `kind` and `metadata` are written apart from its node's
+        // properties: its members are ordered by their keys.
+        let mut ranked = Ranked::keyed();
         let (mut api_version, mut kind): (Option<String>, Option<String>) = (None, None);
         let mut metadata: Option<(usize, usize)> = None;
         // Where root metadata's unknown fields are among `self.unknown`'s paths.
@@ -284,7 +286,7 @@ impl<'a, 'o> Walker<'a, 'o> {
                     }
                     let head = text::head_of(key);
                     let member = self.classify(Mode::Node(self.root_node()?, false), key, head);
-                    self.member(obj_start, key, head, member, &mut present)?;
+                    self.member(obj_start, key, head, member, &mut ranked)?;
                 }
             }
             if !self.next_member(b'}')? {
@@ -311,7 +313,7 @@ impl<'a, 'o> Walker<'a, 'o> {
             }
             meta_unknown = Some((first, self.unknown.size().0 - first));
         }
-        self.defaults(self.root_node()?, present, base, obj_start)?;
+        self.defaults(self.root_node()?, &mut ranked, base, obj_start)?;
         self.close_object(base, obj_start)?;
         let (mut unknown, mut embedded) = (TextList::new(), TextList::new());
         let (first, metadata) = meta_unknown.unwrap_or_default();
@@ -546,8 +548,7 @@ impl<'a, 'o> Walker<'a, 'o> {
         start
     }
 
-    /// One member whose key has been read; `present` tracks which properties (of the first
-    /// 64) end up written.
+    /// One member whose key has been read, noted in `ranked`.
     #[inline]
     fn member(
         &mut self,
@@ -555,7 +556,7 @@ impl<'a, 'o> Walker<'a, 'o> {
         key: &'a [u8],
         head: u64,
         (member, prop): (Member, Option<(usize, &'a [u8])>),
-        present: &mut u64,
+        ranked: &mut Ranked,
     ) -> R<()> {
         let live = match member {
             Member::Drop => {
@@ -570,16 +571,13 @@ impl<'a, 'o> Walker<'a, 'o> {
         if !live {
             self.entries.push(Entry::with_head(key, head, 0, 0));
         }
-        if let Some((i, _)) = prop
-            && i < 64
-        {
-            if live {
-                *present |= 1 << i;
-            } else {
-                *present &= !(1 << i);
+        match prop {
+            Some((i, _)) if i < 64 => ranked.property(i, live, self.entries.len(), self.track),
+            _ => {
+                ranked.other(live);
+                Ok(())
             }
         }
-        Ok(())
     }
 
     /// A kept member (`label`: a property's printed key); false when it is a `null` that is
@@ -698,7 +696,10 @@ impl<'a, 'o> Walker<'a, 'o> {
         self.out.push(b'{');
         let obj_start = self.out.len();
         let base = self.entries.len();
-        let mut present = 0u64;
+        let mut ranked = match mode {
+            Mode::Node(n, _) if !embedded && self.node(n)?.props.len() <= 64 => Ranked::new(base),
+            _ => Ranked::keyed(),
+        };
         self.ws();
         if self.peek() == Some(b'}') {
             self.pos += 1;
@@ -712,10 +713,10 @@ impl<'a, 'o> Walker<'a, 'o> {
                     if let (_, Some((i, _))) = member
                         && i < 64
                     {
-                        present |= 1 << i;
+                        ranked.written |= 1 << i;
                     }
                 } else {
-                    self.member(obj_start, key, head, member, &mut present)?;
+                    self.member(obj_start, key, head, member, &mut ranked)?;
                 }
                 if !self.next_member(b'}')? {
                     break;
@@ -723,10 +724,46 @@ impl<'a, 'o> Walker<'a, 'o> {
             }
         }
         if let Mode::Node(n, _) = mode {
-            self.defaults(n, present, base, obj_start)?;
+            self.defaults(n, &mut ranked, base, obj_start)?;
         }
-        self.close_object(base, obj_start)?;
+        if ranked.by_keys {
+            self.close_object(base, obj_start)?;
+        } else {
+            self.close_ranked(base, obj_start, &ranked)?;
+        }
         self.depth -= 1;
+        Ok(())
+    }
+
+    /// [`close_object`](Self::close_object) for an object whose members written are all
+    /// among the first 64 properties of its node (`ranked`): their order is their
+    /// properties' order, so no key is compared. When tracked, a property read twice has
+    /// bailed already, and the members read and not written that are not properties are
+    /// checked for repeats here.
+    fn close_ranked(&mut self, base: usize, obj_start: usize, ranked: &Ranked) -> R<()> {
+        if self.track && ranked.dropped >= 2 {
+            let entries = &self.entries[base..];
+            let repeated = entries
+                .iter()
+                .enumerate()
+                .any(|(i, e)| e.start == e.end && entries[..i].iter().any(|d| d.start == d.end && d.same_key(e)));
+            if repeated {
+                return Err(Bail);
+            }
+        }
+        if !ranked.in_order {
+            let order = &mut self.order;
+            order.clear();
+            let mut bits = ranked.written;
+            while bits != 0 {
+                let e = &self.entries[base + usize::from(ranked.slot[bits.trailing_zeros() as usize])];
+                order.push(((e.start as u128) << 64) | e.end as u128);
+                bits &= bits - 1;
+            }
+            reorder(self.out, &mut self.scratch, obj_start, order);
+        }
+        self.entries.truncate(base);
+        self.out.push(b'}');
         Ok(())
     }
 
@@ -750,12 +787,12 @@ impl<'a, 'o> Walker<'a, 'o> {
     }
 
     /// Appends the defaults of node `n`'s properties that the object lacks.
-    fn defaults(&mut self, n: u32, present: u64, base: usize, obj_start: usize) -> R<()> {
+    fn defaults(&mut self, n: u32, ranked: &mut Ranked, base: usize, obj_start: usize) -> R<()> {
         let node = self.node(n)?;
         for &i in node.defaulted.iter() {
             let p = &node.props[i as usize];
             let here = if i < 64 {
-                present & (1 << i) != 0
+                ranked.written & (1 << i) != 0
             } else {
                 self.entries[base..]
                     .iter()
@@ -773,6 +810,11 @@ impl<'a, 'o> Walker<'a, 'o> {
             let start = self.out.len();
             self.out.extend_from_slice(member);
             self.entries.push(Entry::new(&p.key, start, self.out.len()));
+            if i < 64 {
+                ranked.property(i as usize, true, self.entries.len(), false)?;
+            } else {
+                ranked.other(true);
+            }
         }
         Ok(())
     }
@@ -929,6 +971,91 @@ fn push_step(p: &mut Vec<u8>, seg: &Seg<'_>, first: bool, coercer: bool) {
 /// (ranges of `out` as `start << 64 | end`, in their new order; empty ones are members not
 /// written), separated by commas. The members already in place at the start stay where they
 /// are.
+/// What an object's members tell of their order, noted as they are read: while the members
+/// written are all among the first 64 properties of the object's node (sorted by key), their
+/// order is their properties' order, and a bit per property finds it without comparing keys
+/// ([`Walker::close_ranked`]).
+struct Ranked {
+    /// The members are ordered by their keys ([`Walker::close_object`]): a member that is not
+    /// one of the first 64 properties was written, or the object is not a node's.
+    by_keys: bool,
+    /// The properties written (a repeat that is dropped unwrites one).
+    written: u64,
+    /// The properties read, when tracked.
+    seen: u64,
+    /// Each written property's entry, counted from the object's first.
+    slot: [u8; 64],
+    /// The object's first entry.
+    base: usize,
+    /// One past the index of the property written last.
+    last: usize,
+    /// The output holds the written members in their properties' order, and nothing else.
+    in_order: bool,
+    /// Members read and not written, when tracked.
+    dropped: usize,
+}
+
+impl Ranked {
+    /// An object of a node's, whose entries start at `base`.
+    fn new(base: usize) -> Ranked {
+        Ranked {
+            by_keys: false,
+            written: 0,
+            seen: 0,
+            slot: [0; 64],
+            base,
+            last: 0,
+            in_order: true,
+            dropped: 0,
+        }
+    }
+
+    /// An object whose members are ordered by their keys (the properties written still
+    /// noted, for its defaults).
+    fn keyed() -> Ranked {
+        Ranked {
+            by_keys: true,
+            ..Ranked::new(0)
+        }
+    }
+
+    /// Property `i` (< 64), `live` when written, its entry the last before `entries`. A
+    /// property read twice is a repeated key: the `Value` path's to report when tracked.
+    #[inline]
+    fn property(&mut self, i: usize, live: bool, entries: usize, track: bool) -> R<()> {
+        let bit = 1u64 << i;
+        if track {
+            if self.seen & bit != 0 {
+                return Err(Bail);
+            }
+            self.seen |= bit;
+            self.dropped += usize::from(!live);
+        }
+        if !live {
+            // A repeat that is dropped: the first one's bytes go.
+            self.in_order &= self.written & bit == 0;
+            self.written &= !bit;
+            return Ok(());
+        }
+        match u8::try_from(entries - 1 - self.base) {
+            Ok(slot) => self.slot[i] = slot,
+            Err(_) => self.by_keys = true,
+        }
+        // A repeat comes at or before the last: its first one's bytes go.
+        self.in_order &= i >= self.last;
+        self.last = i + 1;
+        self.written |= bit;
+        Ok(())
+    }
+
+    /// A member that is not one of the first 64 properties, `live` when written.
+    #[inline]
+    fn other(&mut self, live: bool) {
+        self.by_keys |= live;
+        self.dropped += usize::from(!live);
+    }
+}
+
 fn reorder(out: &mut Vec<u8>, scratch: &mut Vec<u8>, obj_start: usize, spans: &[u128]) {
     let span = |s: u128| ((s >> 64) as usize, s as u64 as usize);
     // Where the members in place end: each starts where the one before it ends, after its
