@@ -967,10 +967,6 @@ fn push_step(p: &mut Vec<u8>, seg: &Seg<'_>, first: bool, coercer: bool) {
     }
 }
 
-/// Rewrites the object begun at `obj_start` (the tail of `out`) as the members at `spans`
-/// (ranges of `out` as `start << 64 | end`, in their new order; empty ones are members not
-/// written), separated by commas. The members already in place at the start stay where they
-/// are.
 /// What an object's members tell of their order, noted as they are read: while the members
 /// written are all among the first 64 properties of the object's node (sorted by key), their
 /// order is their properties' order, and a bit per property finds it without comparing keys
@@ -1056,6 +1052,10 @@ impl Ranked {
     }
 }
 
+/// Rewrites the object begun at `obj_start` (the tail of `out`) as the members at `spans`
+/// (ranges of `out` as `start << 64 | end`, in their new order; empty ones are members not
+/// written), separated by commas. The members already in place at the start stay where they
+/// are.
 fn reorder(out: &mut Vec<u8>, scratch: &mut Vec<u8>, obj_start: usize, spans: &[u128]) {
     let span = |s: u128| ((s >> 64) as usize, s as u64 as usize);
     // Where the members in place end: each starts where the one before it ends, after its
