@@ -572,7 +572,7 @@ impl<'a, 'o> Walker<'a, 'o> {
             self.entries.push(Entry::with_head(key, head, 0, 0));
         }
         match prop {
-            Some((i, _)) if i < 64 => ranked.property(i, live, self.entries.len(), self.track),
+            Some((i, _)) if i < 64 => ranked.property(i, live, self.entries.len() - 1, self.track),
             _ => {
                 ranked.other(live);
                 Ok(())
@@ -811,7 +811,7 @@ impl<'a, 'o> Walker<'a, 'o> {
             self.out.extend_from_slice(member);
             self.entries.push(Entry::new(&p.key, start, self.out.len()));
             if i < 64 {
-                ranked.property(i as usize, true, self.entries.len(), false)?;
+                ranked.property(i as usize, true, self.entries.len() - 1, false)?;
             } else {
                 ranked.other(true);
             }
@@ -1015,10 +1015,10 @@ impl Ranked {
         }
     }
 
-    /// Property `i` (< 64), `live` when written, its entry the last before `entries`. A
+    /// Property `i` (< 64), `live` when written, its entry at index `at`. A
     /// property read twice is a repeated key: the `Value` path's to report when tracked.
     #[inline]
-    fn property(&mut self, i: usize, live: bool, entries: usize, track: bool) -> R<()> {
+    fn property(&mut self, i: usize, live: bool, at: usize, track: bool) -> R<()> {
         let bit = 1u64 << i;
         if track {
             if self.seen & bit != 0 {
@@ -1033,7 +1033,7 @@ impl Ranked {
             self.written &= !bit;
             return Ok(());
         }
-        match u8::try_from(entries - 1 - self.base) {
+        match u8::try_from(at - self.base) {
             Ok(slot) => self.slot[i] = slot,
             Err(_) => self.by_keys = true,
         }
