@@ -168,16 +168,23 @@ impl TextList {
 }
 
 /// Sorts `spans` (ranges of `text`) by their bytes. They are sorted as `(word, index)`
-/// numbers in `order` (a buffer), which costs less than comparing them: by their first eight
-/// bytes, then those alike so far by their next eight, and so on (paths share long
+/// numbers in `order` (a buffer), which costs less than comparing them: by their first twelve
+/// bytes, then those alike so far by their next twelve, and so on (paths share long
 /// beginnings, `spec.template.spec.`).
 pub(crate) fn sort_spans(text: &[u8], spans: &mut [(usize, usize)], order: &mut Vec<u128>) {
+    if spans.len() < 2 {
+        return;
+    }
+    if spans.len() <= SHORT {
+        sort_short(text, spans);
+        return;
+    }
     order.clear();
     order.extend(0..spans.len() as u128);
     sort_from(text, spans, order, 0);
     // The spans in their new order, through `order`: no other buffer is needed.
     for o in order.iter_mut() {
-        let (start, end) = spans[*o as u64 as usize];
+        let (start, end) = spans[index(*o)];
         *o = ((start as u128) << 64) | end as u128;
     }
     for (span, &o) in spans.iter_mut().zip(order.iter()) {
@@ -185,36 +192,94 @@ pub(crate) fn sort_spans(text: &[u8], spans: &mut [(usize, usize)], order: &mut 
     }
 }
 
-/// Sorts `order` (span indices in its low 64 bits) by the spans' bytes from `offset` on: all
+/// The most spans [`sort_short`] sorts.
+const SHORT: usize = 24;
+
+/// [`sort_spans`] for a few spans (most documents report a few unknown fields): by an
+/// insertion sort of their first sixteen bytes as numbers, and of the rest where those are
+/// alike, without a buffer.
+fn sort_short(text: &[u8], spans: &mut [(usize, usize)]) {
+    let mut keys = [(0u128, 0usize, 0usize); SHORT];
+    for (k, &(start, end)) in keys.iter_mut().zip(spans.iter()) {
+        let s = &text[start..end];
+        *k = (word16(s), start, end);
+    }
+    let keys = &mut keys[..spans.len()];
+    let rest = |&(_, start, end): &(u128, usize, usize)| &text[(start + 16).min(end)..end];
+    // Alike in a word read past their ends as zeros, a shorter one is the longer one's
+    // beginning, and comes first.
+    let less = |a: &(u128, usize, usize), b: &(u128, usize, usize)| {
+        a.0 < b.0 || a.0 == b.0 && compare(rest(a), rest(b)).then((a.2 - a.1).cmp(&(b.2 - b.1))).is_lt()
+    };
+    for i in 1..keys.len() {
+        let k = keys[i];
+        let mut j = i;
+        while j > 0 && less(&k, &keys[j - 1]) {
+            keys[j] = keys[j - 1];
+            j -= 1;
+        }
+        keys[j] = k;
+    }
+    for (span, &(_, start, end)) in spans.iter_mut().zip(keys.iter()) {
+        *span = (start, end);
+    }
+}
+
+/// The first sixteen bytes of `s`, zero-padded, as a big-endian number: a longer span alike
+/// in them to a shorter one only adds bytes to it, and the rest orders them.
+#[inline]
+fn word16(s: &[u8]) -> u128 {
+    use crate::scan::text::head_of;
+    let rest = s.get(8..).map_or(0, head_of);
+    (u128::from(head_of(s)) << 64) | u128::from(rest)
+}
+
+/// The bytes of a word in [`sort_from`]'s numbers, above the index.
+const WORD: usize = 12;
+
+/// The span index in one of [`sort_from`]'s numbers.
+#[inline]
+fn index(o: u128) -> usize {
+    (o as u32) as usize
+}
+
+/// Sorts `order` (span indices in its low 32 bits) by the spans' bytes from `offset` on: all
 /// of them are alike before it.
 fn sort_from(text: &[u8], spans: &[(usize, usize)], order: &mut [u128], offset: usize) {
     // Past this, what is left is compared as it is (strings can be long: no deep recursion).
-    const MAX_OFFSET: usize = 64;
+    const MAX_OFFSET: usize = 72;
     let at = |o: u128, offset: usize| {
-        let (start, end) = spans[o as u64 as usize];
+        let (start, end) = spans[index(o)];
         &text[(start + offset).min(end)..end]
     };
-    if offset >= MAX_OFFSET {
+    if offset >= MAX_OFFSET || spans.len() > u32::MAX as usize {
         order.sort_unstable_by(|&a, &b| compare(at(a, offset), at(b, offset)));
         return;
     }
     for o in order.iter_mut() {
-        let word = crate::scan::text::head_of(at(*o, offset));
-        *o = (u128::from(word) << 64) | (*o as u64 as u128);
+        *o = word(at(*o, offset)) | index(*o) as u128;
     }
     order.sort_unstable();
-    for alike in order.chunk_by_mut(|a, b| a >> 64 == b >> 64) {
+    for alike in order.chunk_by_mut(|a, b| a >> 32 == b >> 32) {
         if alike.len() < 2 {
             continue;
         }
-        if alike.iter().any(|&o| at(o, offset).len() > 8) {
-            sort_from(text, spans, alike, offset + 8);
+        if alike.iter().any(|&o| at(o, offset).len() > WORD) {
+            sort_from(text, spans, alike, offset + WORD);
         } else {
             // Alike in a word read past their ends as zeros: a longer one only adds zero
             // bytes to a shorter one, and comes after it.
             alike.sort_unstable_by_key(|&o| at(o, offset).len());
         }
     }
+}
+
+/// The first twelve bytes of `s`, zero-padded, as a big-endian number in the top 96 bits.
+#[inline]
+fn word(s: &[u8]) -> u128 {
+    use crate::scan::text::head_of;
+    let rest = s.get(8..).map_or(0, |r| head_of(r) >> 32);
+    (u128::from(head_of(s)) << 64) | (u128::from(rest) << 32)
 }
 
 /// `a.cmp(b)`, eight bytes at a time: paths share long prefixes, and comparing them by
@@ -442,6 +507,55 @@ mod tests {
             for b in &words {
                 assert_eq!(super::compare(a, b), a.cmp(b), "{a:?} {b:?}");
             }
+        }
+    }
+
+    #[test]
+    fn sorts_spans_as_slices_sort() {
+        let mut words: Vec<String> = [
+            "spec.template.spec.containers[0].b",
+            "spec.template.spec.containers[0].a",
+            "spec.template.spec.containers[0]",
+            "spec.template.spec.containers[1].a",
+            "spec.template.spec.containers[10].a",
+            "spec.template.spec.containers[0].a-b",
+            "spec.template.spec.containers[0].a.x",
+            "spec.template.spec.containers[0].a",
+            "spec.template.spec.containers[0].a\u{0}",
+            "spec.template",
+            "spec.templat",
+            "spec.templa",
+            "spec.templat\u{0}",
+            "",
+            "\u{0}",
+            "é",
+            "z",
+        ]
+        .map(String::from)
+        .to_vec();
+        // Past the depth where the rest is compared as it is.
+        let long = "x".repeat(80);
+        words.extend([format!("{long}b"), format!("{long}a"), long.clone(), format!("{long}a")]);
+        // Few enough for the insertion sort, and (twice over) too many for it.
+        let twice = [words.clone(), words.clone()].concat();
+        assert!(words.len() <= super::SHORT && twice.len() > super::SHORT);
+        // Every rotation, so that each word comes first once.
+        for (r, words) in (0..words.len())
+            .map(|r| (r, &words))
+            .chain((0..twice.len()).map(|r| (r, &twice)))
+        {
+            let mut words = words.clone();
+            words.rotate_left(r);
+            let text = words.concat();
+            let mut spans = Vec::new();
+            for w in &words {
+                let start = spans.last().map_or(0, |&(_, end)| end);
+                spans.push((start, start + w.len()));
+            }
+            super::sort_spans(text.as_bytes(), &mut spans, &mut Vec::new());
+            let sorted: Vec<&str> = spans.iter().map(|&(s, e)| &text[s..e]).collect();
+            words.sort();
+            assert_eq!(sorted, words);
         }
     }
 

@@ -632,3 +632,43 @@ fn root_metadata_reports_first_and_each_warning_once() {
     let (_, report) = walk(round_trip, FieldValidation::Warn).expect("walked");
     assert_eq!(report.unknown_fields, ["metadata.x", "spec.zz"]);
 }
+
+#[test]
+fn unknown_fields_come_in_byte_order_whatever_the_keys() {
+    // The runs of paths each container reports are ordered by their first paths; these keys
+    // are where that could go wrong: `-` and upper case sort before `.` and `[`, index 10
+    // before index 2, keys with `.` or `[` in them (sorted in full), the empty key.
+    let ports: Vec<String> = (0..12).map(|i| format!(r#"{{"port": {i}, "z{i}": 1}}"#)).collect();
+    let bodies = [
+        obj(&format!(
+            r#", "spec": {{"ports": [{}], "ports-x": 1, "portsA": 2}}"#,
+            ports.join(",")
+        )),
+        obj(r#", "spec": {"limits": {"q": 1, "cpu": "2", "b": 1}, "limits-": 1, "limitsZ": 1, "a": 1, "": 1}"#),
+        obj(r#", "zz": 1, "status": {"x": 1}, "spec": {"ports": [{"b": 1}, {"a": 1}], "p.orts": 1}, "aa": 1"#),
+        obj(r#", "spec": {"limits": {"z": 1, "b": 1}, "limits.q": 1, "limits[": 1, "limit": 1}"#),
+        obj(r#", "spec": {"ports": [{"b": 1}, {"a": 1}], "ports[0].q": 1}"#),
+        obj(r#", "spec": {"opaque": {"k": {"z": 1}}, "rows": [{"k": {"q": 1, "a": 1}}], "b": 1}, "a": {"x": 1}"#),
+    ];
+    // Embedded resources' metadata reports after the rest, as the `Value` path's does.
+    let embedded = obj(
+        r#", "spec": {"pods": [{"apiVersion": "v1", "kind": "P", "metadata": {"name": "p", "q": 1}, "z": 1, "spec": {"y": 1}}], "x": 1}"#,
+    );
+    let (_, report) = walk(&embedded, FieldValidation::Warn).expect("walked");
+    assert_eq!(
+        report.unknown_fields,
+        [
+            "spec.pods[0].spec.y",
+            "spec.pods[0].z",
+            "spec.x",
+            "spec.pods[0].metadata.q"
+        ]
+    );
+    for body in &bodies {
+        let (_, report) = walk(body, FieldValidation::Warn).expect("walked");
+        let mut sorted: Vec<&str> = report.unknown_fields.iter().collect();
+        sorted.sort();
+        assert!(report.unknown_fields.len() >= 3, "{body}: {:?}", report.unknown_fields);
+        assert_eq!(report.unknown_fields, sorted, "{body}");
+    }
+}

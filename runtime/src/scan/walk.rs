@@ -142,6 +142,8 @@ pub(super) struct Walker<'a, 'o> {
     scratch: Vec<u8>,
     /// `(head, index)` of an object's members, for [`close_object`](Self::close_object).
     order: Vec<u128>,
+    /// When tracked, the step into the value being read from the container at each depth
+    /// ([`step`](Self::step)): the first `depth` are the path to where the walk is.
     path: Vec<Seg<'a>>,
     /// The path of the object whose unknown field was reported last, each step with the
     /// length of the path's text through it: the next report copies what it shares.
@@ -615,39 +617,63 @@ impl<'a, 'o> Walker<'a, 'o> {
             None => self.begin_member(obj_start, key),
         };
         if self.track {
-            self.path.push(if entry { Seg::Entry(key) } else { Seg::Key(key) });
+            self.step(if entry { Seg::Entry(key) } else { Seg::Key(key) });
         }
         self.value(mode)?;
-        if self.track {
-            self.path.pop();
-        }
         self.entries.push(Entry::with_head(key, head, start, self.out.len()));
         Ok(true)
     }
 
+    /// Notes the step from the container being read to the value read next. Steps are kept
+    /// by depth, so that nothing is taken off when the value has been read.
+    #[inline]
+    fn step(&mut self, seg: Seg<'a>) {
+        let d = self.depth;
+        if let Some(s) = self.path.get_mut(d) {
+            *s = seg;
+        } else {
+            self.path.resize(d, Seg::Index(0));
+            self.path.push(seg);
+        }
+    }
+
+    /// The steps to the object or array being read.
+    #[inline]
+    fn steps(&self) -> &[Seg<'a>] {
+        self.path.get(1..self.depth).unwrap_or_default()
+    }
+
     /// Records the pruned field `key` of the current object, with its path as the pruner
     /// writes it (`spec.ports[0].name`).
-    fn report(&mut self, key: &[u8]) {
+    fn report(&mut self, key: &'a [u8]) {
+        // `steps()`, borrowing `path` alone.
+        let path = self.path.get(1..self.depth).unwrap_or_default();
         // Reports come object by object: the last path's text is copied as far as its steps
         // are this one's, and only the rest is written.
         let shared = self
             .reported_at
             .iter()
-            .zip(&self.path)
+            .zip(path)
             .take_while(|((a, _), b)| a.same(b))
             .count();
         let kept = shared.checked_sub(1).map_or(0, |i| self.reported_at[i].1);
         let start = self.unknown.begin_as_last(kept);
         self.reported_at.truncate(shared);
         let p = self.unknown.text();
-        for (i, seg) in self.path.iter().enumerate().skip(shared) {
+        for (i, seg) in path.iter().enumerate().skip(shared) {
             push_step(p, seg, i == 0, false);
             self.reported_at.push((*seg, p.len() - start));
         }
-        if !self.path.is_empty() {
+        if !path.is_empty() {
             p.push(b'.');
         }
-        p.extend_from_slice(key);
+        // Copied as a span of the input: short keys in one move.
+        let at = key.as_ptr().addr().wrapping_sub(self.input.as_ptr().addr());
+        if at.checked_add(key.len()).is_some_and(|end| end <= self.input.len()) {
+            text::append(p, self.input, at, at + key.len());
+        } else {
+            p.extend_from_slice(key);
+        }
         self.unknown.end(start);
     }
 
@@ -655,7 +681,7 @@ impl<'a, 'o> Walker<'a, 'o> {
     /// unknown metadata fields.
     pub(super) fn coerce_path(&self) -> R<String> {
         let mut p = Vec::with_capacity(64);
-        path_text(&self.path, true, &mut p);
+        path_text(self.steps(), true, &mut p);
         String::from_utf8(p).map_err(|_| Bail)
     }
 
@@ -903,7 +929,7 @@ impl<'a, 'o> Walker<'a, 'o> {
                 self.out.push(b',');
             }
             if self.track {
-                self.path.push(Seg::Index(index));
+                self.step(Seg::Index(index));
             }
             let mut done = false;
             if let Mode::Node(c, _) = elements
@@ -919,9 +945,6 @@ impl<'a, 'o> Walker<'a, 'o> {
             }
             if !done {
                 self.value(elements)?;
-            }
-            if self.track {
-                self.path.pop();
             }
             index += 1;
             if !self.next_member(b']')? {
