@@ -103,7 +103,11 @@ fn workload(c: &mut Criterion, name: &str, docs: &[Vec<u8>]) {
     let by_interpreter: Vec<(&RegisteredCrd, &[u8])> = plain.iter().map(|d| (&interpreted, *d)).collect();
     let by_compiled: Vec<(&kstruct::compiled::CompiledCrd, &[u8])> = plain.iter().map(|d| (compiled, *d)).collect();
     for fv in [FieldValidation::Ignore, FieldValidation::Warn] {
-        assert_eq!(walked(&by_compiled, fv), docs.len(), "the byte walk answers every document");
+        assert_eq!(
+            walked(&by_compiled, fv),
+            docs.len(),
+            "the byte walk answers every document"
+        );
     }
     let mut g = group(c, name, &plain);
     paths(&mut g, "interpreter", &by_interpreter, true);

@@ -5,6 +5,11 @@
 //! another, so a neighbour that slows the machine for a minute skews its ratios).
 //!
 //! `cd perf && cargo run --release --example ratios -- <small|large|corpus> [rounds]`
+//!
+//! End to end, as a user runs it: `ratios runner RUNNER FILE [rounds]` times, as processes
+//! writing to `/dev/null`, the serde_json round trip program (`examples/roundtrip.rs`, built
+//! beside this one) and a runner of `kstruct compile --crate` decoding the JSON-lines `FILE`
+//! with fieldValidation Ignore and Warn.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -29,6 +34,13 @@ fn options(field_validation: FieldValidation) -> DecodeOptions {
 fn main() {
     let mut args = std::env::args().skip(1);
     let workload = args.next().unwrap_or_else(|| "small".into());
+    if workload == "runner" {
+        let usage = "usage: ratios runner RUNNER FILE [rounds]";
+        let runner = args.next().expect(usage);
+        let file = args.next().expect(usage);
+        let rounds = args.next().map_or(21, |r| r.parse().expect("rounds: a number"));
+        return end_to_end(&runner, &file, rounds);
+    }
     let rounds: usize = args.next().map_or(31, |r| r.parse().expect("rounds: a number"));
     let (docs, crds): (Vec<Vec<u8>>, Vec<std::sync::Arc<RegisteredCrd>>) = match workload.as_str() {
         "corpus" => kstruct_perf::corpus().into_iter().map(|(c, d)| (d, c)).unzip(),
@@ -38,8 +50,8 @@ fn main() {
             } else {
                 objects("large.jsonl", 100)
             };
-            let crd =
-                kstruct::schema::crd::CustomResourceDefinition::from_value(&serde_json::from_str(CRD).unwrap()).unwrap();
+            let crd = kstruct::schema::crd::CustomResourceDefinition::from_value(&serde_json::from_str(CRD).unwrap())
+                .unwrap();
             let crd = std::sync::Arc::new(RegisteredCrd::new(crd));
             let crds = vec![crd; docs.len()];
             (docs, crds)
@@ -119,30 +131,13 @@ fn main() {
             }),
         ));
     }
-    // Warm-up: one pass each.
-    for (_, pass) in passes.iter_mut() {
-        pass();
-    }
-    let n = passes.len();
-    let mut times = vec![Vec::with_capacity(rounds); n];
-    for round in 0..rounds {
-        for k in 0..n {
-            let i = (round + k) % n;
-            let start = Instant::now();
-            (passes[i].1)();
-            times[i].push(start.elapsed().as_secs_f64());
-        }
-    }
-    let median = |mut v: Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
+    let times = rounds_of(&mut passes, rounds);
     let mib = bytes as f64 / (1024.0 * 1024.0);
     println!(
         "{workload}: {} documents, {:.1} MiB, {rounds} rounds (load average at the end: {})",
         docs.len(),
         mib,
-        std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim()
+        load_average()
     );
     println!("| path | MiB/s (median) | x baseline (median of per-round ratios) | % of sonic-rs |");
     println!("|---|---|---|---|");
@@ -156,6 +151,89 @@ fn main() {
     let at = |label: &str| passes.iter().position(|(l, _)| l == label);
     if let (Some(walk), Some(spec)) = (at(WALK_TO_VALUE), at(VALUE_PATH)) {
         let ratio = median(times[spec].iter().zip(&times[walk]).map(|(s, w)| s / w).collect());
-        println!("compiled decode to a Value over the interpreter's Value path: {ratio:.2}x (median of per-round ratios)");
+        println!(
+            "compiled decode to a Value over the interpreter's Value path: {ratio:.2}x (median of per-round ratios)"
+        );
     }
+}
+
+/// The time of each pass in each of `rounds` rounds (after one pass each to warm up), the
+/// passes in an order that rotates from round to round.
+fn rounds_of(passes: &mut [(String, Pass)], rounds: usize) -> Vec<Vec<f64>> {
+    for (_, pass) in passes.iter_mut() {
+        pass();
+    }
+    let n = passes.len();
+    let mut times = vec![Vec::with_capacity(rounds); n];
+    for round in 0..rounds {
+        for k in 0..n {
+            let i = (round + k) % n;
+            let start = Instant::now();
+            (passes[i].1)();
+            times[i].push(start.elapsed().as_secs_f64());
+        }
+    }
+    times
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .unwrap_or_default()
+        .trim()
+        .to_string()
+}
+
+/// `ratios runner`: the round trip program and the runner, as processes.
+fn end_to_end(runner: &str, file: &str, rounds: usize) {
+    let roundtrip = std::env::current_exe()
+        .expect("this program's path")
+        .with_file_name("roundtrip");
+    assert!(
+        roundtrip.exists(),
+        "{} is missing: cargo build --release --example roundtrip",
+        roundtrip.display()
+    );
+    let run = |program: std::path::PathBuf, args: Vec<String>| -> Pass<'static> {
+        Box::new(move || {
+            let status = std::process::Command::new(&program)
+                .args(&args)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status()
+                .expect("the program runs");
+            assert!(status.success(), "{} {args:?}: {status}", program.display());
+        })
+    };
+    let decode = |mode: &str| vec!["decode".into(), "--field-validation".into(), mode.into(), file.into()];
+    let mut passes: Vec<(String, Pass)> = vec![
+        (
+            "serde_json round trip program (baseline)".into(),
+            run(roundtrip, vec![file.into()]),
+        ),
+        ("runner decode, Ignore".into(), run(runner.into(), decode("Ignore"))),
+        ("runner decode, Warn".into(), run(runner.into(), decode("Warn"))),
+    ];
+    let times = rounds_of(&mut passes, rounds);
+    let size = std::fs::metadata(file).map_or(0, |m| m.len());
+    println!(
+        "{file}: {:.1} MB, {rounds} rounds (load average at the end: {})",
+        size as f64 / 1e6,
+        load_average()
+    );
+    println!("| program | seconds (median) | x baseline (median of per-round ratios) |");
+    println!("|---|---|---|");
+    for (i, (label, _)) in passes.iter().enumerate() {
+        let ratio = median(times[0].iter().zip(&times[i]).map(|(b, t)| b / t).collect());
+        println!("| {label} | {:.3} | {ratio:.2} |", median(times[i].clone()));
+    }
+    let warn = median(times[2].iter().zip(&times[1]).map(|(w, i)| w / i).collect());
+    println!(
+        "Warn over Ignore: {:+.0}% (median of per-round ratios)",
+        (warn - 1.0) * 100.0
+    );
 }
