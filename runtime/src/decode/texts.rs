@@ -179,6 +179,11 @@ pub(crate) fn sort_spans(text: &[u8], spans: &mut [(usize, usize)], order: &mut 
         sort_short(text, spans);
         return;
     }
+    if spans.len() > u32::MAX as usize {
+        // More than `sort_from`'s numbers have room to index.
+        spans.sort_unstable_by(|&(a, b), &(c, d)| compare(&text[a..b], &text[c..d]));
+        return;
+    }
     order.clear();
     order.extend(0..spans.len() as u128);
     sort_from(text, spans, order, 0);
@@ -252,7 +257,7 @@ fn sort_from(text: &[u8], spans: &[(usize, usize)], order: &mut [u128], offset: 
         let (start, end) = spans[index(o)];
         &text[(start + offset).min(end)..end]
     };
-    if offset >= MAX_OFFSET || spans.len() > u32::MAX as usize {
+    if offset >= MAX_OFFSET {
         order.sort_unstable_by(|&a, &b| compare(at(a, offset), at(b, offset)));
         return;
     }
