@@ -55,20 +55,7 @@ impl Paths {
         self.make_room();
         let start = self.text.len();
         if let Some(&(last, _)) = self.spans.last() {
-            // Most paths share a few dozen bytes: copied in one move of 32 or 64, the excess
-            // cut off, rather than by a call to `memcpy`.
-            if n <= 32
-                && let Some(&chunk) = self.text.get(last..).and_then(<[u8]>::first_chunk::<32>)
-            {
-                self.text.extend_from_slice(&chunk);
-            } else if n <= 64
-                && let Some(&chunk) = self.text.get(last..).and_then(<[u8]>::first_chunk::<64>)
-            {
-                self.text.extend_from_slice(&chunk);
-            } else {
-                self.text.extend_from_within(last..last + n);
-            }
-            self.text.truncate(start + n);
+            self.text.extend_from_within(last..last + n);
         }
         start
     }

@@ -637,17 +637,10 @@ impl<'a, 'o> Walker<'a, 'o> {
         }
     }
 
-    /// The steps to the object or array being read.
-    #[inline]
-    fn steps(&self) -> &[Seg<'a>] {
-        self.path.get(1..self.depth).unwrap_or_default()
-    }
-
     /// Records the pruned field `key` of the current object, with its path as the pruner
     /// writes it (`spec.ports[0].name`).
-    fn report(&mut self, key: &'a [u8]) {
-        // `steps()`, borrowing `path` alone.
-        let path = self.path.get(1..self.depth).unwrap_or_default();
+    fn report(&mut self, key: &[u8]) {
+        let path = steps(&self.path, self.depth);
         // Reports come object by object: the last path's text is copied as far as its steps
         // are this one's, and only the rest is written.
         let shared = self
@@ -667,13 +660,7 @@ impl<'a, 'o> Walker<'a, 'o> {
         if !path.is_empty() {
             p.push(b'.');
         }
-        // Copied as a span of the input: short keys in one move.
-        let at = key.as_ptr().addr().wrapping_sub(self.input.as_ptr().addr());
-        if at.checked_add(key.len()).is_some_and(|end| end <= self.input.len()) {
-            text::append(p, self.input, at, at + key.len());
-        } else {
-            p.extend_from_slice(key);
-        }
+        p.extend_from_slice(key);
         self.unknown.end(start);
     }
 
@@ -681,7 +668,7 @@ impl<'a, 'o> Walker<'a, 'o> {
     /// unknown metadata fields.
     pub(super) fn coerce_path(&self) -> R<String> {
         let mut p = Vec::with_capacity(64);
-        path_text(self.steps(), true, &mut p);
+        path_text(steps(&self.path, self.depth), true, &mut p);
         String::from_utf8(p).map_err(|_| Bail)
     }
 
@@ -955,6 +942,13 @@ impl<'a, 'o> Walker<'a, 'o> {
         self.depth -= 1;
         Ok(())
     }
+}
+
+/// The steps to the object or array being read at `depth`, of a walker's `path` (a function of
+/// the field alone, so that the walker's other fields can change while they are read).
+#[inline]
+fn steps<'p, 's>(path: &'p [Seg<'s>], depth: usize) -> &'p [Seg<'s>] {
+    path.get(1..depth).unwrap_or_default()
 }
 
 /// `path` as text: as the pruner writes it (`spec.byName.a.items[0]`), or, with `coercer`, as
