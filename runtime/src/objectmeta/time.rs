@@ -118,6 +118,33 @@ impl Time {
         self.secs == 0 && self.nanos == 0
     }
 
+    /// For `s` in the form the API server writes times in (`YYYY-MM-DDTHH:MM:SSZ`): whether
+    /// it is Go's zero time, when it parses ([`Time::parse_rfc3339`] would accept it and print
+    /// it as it is); `None` for any other text, valid or not. The common case, with no
+    /// arithmetic.
+    pub(crate) fn utc_seconds_is_zero(s: &[u8]) -> Option<bool> {
+        let s: &[u8; 20] = s.try_into().ok()?;
+        let digit = |i: usize| s[i].wrapping_sub(b'0');
+        let two = |i: usize| u32::from(digit(i)) * 10 + u32::from(digit(i + 1));
+        let digits_at = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18];
+        if digits_at.iter().any(|&i| digit(i) > 9)
+            || [(4, b'-'), (7, b'-'), (10, b'T'), (13, b':'), (16, b':'), (19, b'Z')]
+                .iter()
+                .any(|&(i, c)| s[i] != c)
+        {
+            return None;
+        }
+        let year = i64::from(two(0)) * 100 + i64::from(two(2));
+        let (month, day) = (two(5), two(8));
+        if !(1..=12).contains(&month) || day < 1 || day > days_in_month(year, month) {
+            return None;
+        }
+        if two(11) > 23 || two(14) > 59 || two(17) > 59 {
+            return None;
+        }
+        Some(s == b"0001-01-01T00:00:00Z")
+    }
+
     /// Parses `s` as Go's `time.Parse(time.RFC3339, s)` does (the lenient general parser,
     /// which also accepts one-digit hours and fractional seconds).
     ///
@@ -295,6 +322,43 @@ fn quote(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_written_form_is_read_as_the_parser_reads_it() {
+        let mut checked = 0;
+        for year in ["0000", "0001", "1900", "2000", "2023", "2024", "9999"] {
+            for month in 0..=13 {
+                for day in [0, 1, 28, 29, 30, 31, 32] {
+                    for (h, m, sec) in [(0, 0, 0), (23, 59, 59), (24, 0, 0), (0, 60, 0), (0, 0, 60), (9, 5, 7)] {
+                        let t = format!("{year}-{month:02}-{day:02}T{h:02}:{m:02}:{sec:02}Z");
+                        let parsed = Time::parse_rfc3339(&t).ok();
+                        assert_eq!(
+                            Time::utc_seconds_is_zero(t.as_bytes()),
+                            parsed.map(|p| p.is_zero()),
+                            "{t}"
+                        );
+                        if let Some(p) = parsed {
+                            assert_eq!(p.to_rfc3339_utc(), t);
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 7 * 14 * 7 * 6);
+        for other in [
+            "2024-01-01T00:00:00+00:00",
+            "2024-01-01T00:00:00.5Z",
+            "2024-01-01T0:00:00Z",
+            "2024-01-01 00:00:00Z",
+            "2024-01-01T00:00:00z",
+            "+024-01-01T00:00:00Z",
+            "2024-01-01T00:00:0aZ",
+            "2024-01-01T00:00:00Z ",
+        ] {
+            assert_eq!(Time::utc_seconds_is_zero(other.as_bytes()), None, "{other}");
+        }
+    }
 
     #[test]
     fn parses_and_renders() {

@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use kstruct_schema::go::write_string;
 
 use super::paths::Paths;
-use super::walk::{Bail, Entry, R, Walker};
+use super::walk::{Bail, Entry, R, Ranked, Walker};
 use crate::json::push_decimal;
 use crate::objectmeta::Time;
 
@@ -22,6 +22,17 @@ use crate::objectmeta::Time;
 /// index + 1, key)` in an owner reference. Sorting these gives the order the round trip
 /// reports them in (keys in byte order, list elements by index).
 pub(super) type Unknown<'a> = (&'a [u8], usize, &'a [u8]);
+
+/// A field of an object of ObjectMeta's, read: its rank (its key's place in the byte order of
+/// the object's known keys) and where its member starts if it was written; `None` for an
+/// unknown field.
+type Field = Option<(usize, Option<usize>)>;
+
+/// The field of rank `rank`, read by `read` (which answers where it wrote its member).
+#[inline]
+fn ranked(rank: usize, read: R<Option<usize>>) -> R<Field> {
+    read.map(|start| Some((rank, start)))
+}
 
 /// The round trip reports at most this many unknown fields (one strict decoding call); more
 /// go the `Value` path.
@@ -38,18 +49,29 @@ impl<'a> Walker<'a, '_> {
         }
         let start = self.begin_member(obj_start, b"metadata");
         let mut unknown = std::mem::take(&mut self.meta_unknown);
+        // Ranks are the fields' places in key order, as the round trip writes them.
         let walked = self.meta_object(|w, inner, key| match key {
-            b"name" | b"generateName" | b"namespace" | b"selfLink" | b"uid" | b"resourceVersion" => {
-                w.meta_string(inner, key)
-            }
-            b"generation" => w.meta_int(inner, key, true),
-            b"deletionGracePeriodSeconds" => w.meta_int(inner, key, false),
-            b"creationTimestamp" => w.meta_time(inner, key, true),
-            b"deletionTimestamp" => w.meta_time(inner, key, false),
-            b"labels" | b"annotations" => w.meta_map(inner, key),
-            b"finalizers" => w.meta_strings(inner, key),
-            b"ownerReferences" => w.meta_list(inner, key, |w, index| w.owner_reference(key, index, &mut unknown)),
-            b"managedFields" => w.meta_list(inner, key, |w, index| w.managed_fields_entry(key, index, &mut unknown)),
+            b"annotations" => ranked(0, w.meta_map(inner, key)),
+            b"creationTimestamp" => ranked(1, w.meta_time(inner, key, true)),
+            b"deletionGracePeriodSeconds" => ranked(2, w.meta_int(inner, key, false)),
+            b"deletionTimestamp" => ranked(3, w.meta_time(inner, key, false)),
+            b"finalizers" => ranked(4, w.meta_strings(inner, key)),
+            b"generateName" => ranked(5, w.meta_string(inner, key)),
+            b"generation" => ranked(6, w.meta_int(inner, key, true)),
+            b"labels" => ranked(7, w.meta_map(inner, key)),
+            b"managedFields" => ranked(
+                8,
+                w.meta_list(inner, key, |w, index| w.managed_fields_entry(key, index, &mut unknown)),
+            ),
+            b"name" => ranked(9, w.meta_string(inner, key)),
+            b"namespace" => ranked(10, w.meta_string(inner, key)),
+            b"ownerReferences" => ranked(
+                11,
+                w.meta_list(inner, key, |w, index| w.owner_reference(key, index, &mut unknown)),
+            ),
+            b"resourceVersion" => ranked(12, w.meta_string(inner, key)),
+            b"selfLink" => ranked(13, w.meta_string(inner, key)),
+            b"uid" => ranked(14, w.meta_string(inner, key)),
             _ => {
                 w.skip(w.track)?;
                 unknown.push((key, 0, b""));
@@ -140,6 +162,20 @@ impl<'a> Walker<'a, '_> {
         if self.peek() == Some(b'n') {
             self.literal(b"null")?;
             return Ok(None);
+        }
+        // Most times come as the round trip writes them: checked, and copied as they are.
+        if let Some(quoted) = self.input.get(self.pos..self.pos + 22)
+            && quoted[0] == b'"'
+            && quoted[21] == b'"'
+            && let Some(zero) = Time::utc_seconds_is_zero(&quoted[1..21])
+        {
+            self.pos += 22;
+            if zero && creation {
+                return Ok(None);
+            }
+            let start = self.begin_member(obj_start, key);
+            self.out.extend_from_slice(if zero { b"null" } else { quoted });
+            return Ok(Some(start));
         }
         let text = self.str_value()?;
         let t = Time::parse_rfc3339(&text).map_err(|_| Bail)?;
@@ -237,30 +273,44 @@ impl<'a> Walker<'a, '_> {
     }
 
     /// An object of ObjectMeta's, read from its `{`: each member written by `field` (given where
-    /// the object's members begin in the output and the key; it answers where the member it
-    /// wrote starts, `None` when it wrote none), then the members put in key order, a repeated
-    /// key's last value winning as in any object.
-    fn meta_object(&mut self, mut field: impl FnMut(&mut Self, usize, &'a [u8]) -> R<Option<usize>>) -> R<()> {
+    /// the object's members begin in the output and the key; it answers the field's rank and
+    /// where the member it wrote starts, `None` for an unknown field), then the members put in
+    /// the order of their ranks, a repeated key's last value winning as in any object.
+    fn meta_object(&mut self, mut field: impl FnMut(&mut Self, usize, &'a [u8]) -> R<Field>) -> R<()> {
         self.enter()?;
         self.pos += 1;
         self.out.push(b'{');
         let inner = self.out.len();
         let base = self.entries.len();
+        let mut ranks = Ranked::new(base);
         self.ws();
         if self.peek() == Some(b'}') {
             self.pos += 1;
         } else {
             loop {
                 let key = self.key()?;
-                let written = field(self, inner, key)?;
-                let (start, end) = written.map_or((0, 0), |s| (s, self.out.len()));
+                let found = field(self, inner, key)?;
+                let (start, end) = match found {
+                    Some((_, Some(start))) => (start, self.out.len()),
+                    _ => (0, 0),
+                };
                 self.entries.push(Entry::new(key, start, end));
+                match found {
+                    Some((rank, written)) => {
+                        ranks.property(rank, written.is_some(), self.entries.len() - 1, self.track)?;
+                    }
+                    None => ranks.other(false),
+                }
                 if !self.next_member(b'}')? {
                     break;
                 }
             }
         }
-        self.close_object(base, inner)?;
+        if ranks.by_keys {
+            self.close_object(base, inner)?;
+        } else {
+            self.close_ranked(base, inner, &ranks)?;
+        }
         self.depth -= 1;
         Ok(())
     }
@@ -393,14 +443,18 @@ impl<'a> Walker<'a, '_> {
             return Err(Bail);
         }
         self.meta_object(|w, inner, k| match k {
-            b"manager" | b"operation" | b"apiVersion" | b"fieldsType" | b"subresource" => w.meta_string(inner, k),
-            b"time" => w.meta_time(inner, k, false),
-            b"fieldsV1" if w.peek() == Some(b'n') => w.literal(b"null").map(|()| None),
+            b"apiVersion" => ranked(0, w.meta_string(inner, k)),
+            b"fieldsType" => ranked(1, w.meta_string(inner, k)),
+            b"fieldsV1" if w.peek() == Some(b'n') => ranked(2, w.literal(b"null").map(|()| None)),
             b"fieldsV1" => {
                 let start = w.begin_member(inner, k);
                 w.kept_value()?;
-                Ok(Some(start))
+                Ok(Some((2, Some(start))))
             }
+            b"manager" => ranked(3, w.meta_string(inner, k)),
+            b"operation" => ranked(4, w.meta_string(inner, k)),
+            b"subresource" => ranked(5, w.meta_string(inner, k)),
+            b"time" => ranked(6, w.meta_time(inner, k, false)),
             _ => {
                 w.skip(w.track)?;
                 unknown.push((list, index + 1, k));
@@ -436,7 +490,12 @@ impl<'a> Walker<'a, '_> {
     fn int_literal(&mut self) -> R<i64> {
         let start = self.pos;
         self.number(false)?;
-        let text = std::str::from_utf8(&self.input[start..self.pos]).map_err(|_| Bail)?;
+        let digits = &self.input[start..self.pos];
+        // Most are a few digits, which cannot overflow.
+        if digits.len() <= 18 && digits.iter().all(u8::is_ascii_digit) {
+            return Ok(digits.iter().fold(0, |n, d| n * 10 + i64::from(d - b'0')));
+        }
+        let text = std::str::from_utf8(digits).map_err(|_| Bail)?;
         if text.contains(['.', 'e', 'E']) {
             return Err(Bail);
         }

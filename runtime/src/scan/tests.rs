@@ -473,6 +473,13 @@ fn metadata_round_trips_as_through_object_meta() {
         r#"{"generation": -12, "deletionGracePeriodSeconds": 9223372036854775807}"#,
         r#"{"creationTimestamp": "2024-04-14T17:24:54\u005a", "deletionTimestamp": "\u0032024-04-14T17:24:54Z"}"#,
         r#"{"ownerReferences": [{"apiVersion": "a\/b", "kind": "K\u00e9", "name": "\u003c", "uid": "u\"1\\"}]}"#,
+        // Every field, in reverse key order.
+        r#"{"uid": "u", "selfLink": "/s", "resourceVersion": "1", "ownerReferences": [{"name": "o"}], "namespace": "ns",
+            "name": "n", "managedFields": [{"time": "2024-04-14T17:24:54Z", "subresource": "s", "operation": "Update",
+            "manager": "m", "fieldsV1": {}, "fieldsType": "FieldsV1", "apiVersion": "v1"}], "labels": {"l": "1"},
+            "generation": 2, "generateName": "g", "finalizers": ["f"], "deletionTimestamp": "2024-04-14T17:24:54Z",
+            "deletionGracePeriodSeconds": 30, "creationTimestamp": "2024-02-29T23:59:59Z", "annotations": {"a": "1"}}"#,
+        r#"{"creationTimestamp": "0000-01-01T00:00:00Z", "deletionTimestamp": "9999-12-31T23:59:59Z"}"#,
     ] {
         walked(&format!(
             r#"{{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {meta}, "spec": {{}}}}"#
@@ -487,11 +494,19 @@ fn metadata_round_trips_as_through_object_meta() {
         r#"{"managedFields": [{"manager": "a", "manager": null, "fieldsV1": {"a": 1}, "fieldsV1": {"b": 2}}]}"#,
         r#"{"managedFields": [{"fieldsV1": {"a": 1, "a": 2}}]}"#,
         r#"{"managedFields": [{"time": "2024-04-14T17:24:54Z", "time": null}]}"#,
+        r#"{"uid": "a", "name": "n", "uid": "b"}"#,
+        r#"{"name": "n", "uid": "a", "name": ""}"#,
+        r#"{"labels": {"a": "1"}, "name": "n", "labels": null, "annotations": {"b": "2"}}"#,
     ] {
         let body = format!(r#"{{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {meta}}}"#);
         walk(&body, FieldValidation::Ignore);
         assert!(walk(&body, FieldValidation::Warn).is_none(), "{body}");
     }
+    // Known fields after more members than an object's ranks note (256): ordered by keys.
+    let unknown: String = (0..300).map(|i| format!(r#""u{i}": {i}, "#)).collect();
+    walked(&format!(
+        r#"{{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {{{unknown}"uid": "u", "name": "n", "labels": {{"a": "1"}}}}}}"#
+    ));
     // What the round trip refuses is the `Value` path's to say.
     for meta in [
         r#"{"name": 1}"#,

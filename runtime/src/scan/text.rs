@@ -266,18 +266,19 @@ fn flagged_run<F: Flags>(b: &[u8], mut i: usize) -> (usize, bool) {
 /// be U+2028 or U+2029).
 #[inline]
 pub(super) fn plain_key(key: &[u8]) -> bool {
-    let mut found = 0;
-    let mut chunks = key.chunks_exact(8);
-    for c in &mut chunks {
-        let x = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-        // `<` and `>` differ in one bit: one test finds both.
-        found |= (x & HIGH) | equal(x & !(ONES * 2), b'<') | equal(x, b'&');
-    }
-    found == 0
-        && chunks
-            .remainder()
-            .iter()
-            .all(|&c| c < 0x80 && !matches!(c, b'<' | b'>' | b'&'))
+    // `<` and `>` differ in one bit: one test finds both.
+    let marks = |x: u64| (x & HIGH) | equal(x & !(ONES * 2), b'<') | equal(x, b'&');
+    let n = key.len();
+    let Some(last) = key.last_chunk::<8>() else {
+        // Shorter keys are padded with a letter that is printed as it is.
+        let mut w = [b'a'; 8];
+        w[..n].copy_from_slice(key);
+        return marks(u64::from_le_bytes(w)) == 0;
+    };
+    // Whole words, then the last eight bytes (overlapping the words before): no byte loop.
+    let (words, _) = key.as_chunks::<8>();
+    let found = words.iter().fold(0, |f, w| f | marks(u64::from_le_bytes(*w)));
+    found | marks(u64::from_le_bytes(*last)) == 0
 }
 
 /// Appends `src[start..end]` to `out`. Spans of up to 32 bytes with 32 bytes of `src` from

@@ -753,7 +753,8 @@ impl<'a, 'o> Walker<'a, 'o> {
     /// properties' order, so no key is compared. When tracked, a property read twice has
     /// bailed already, and the members read and not written that are not properties are
     /// checked for repeats here.
-    fn close_ranked(&mut self, base: usize, obj_start: usize, ranked: &Ranked) -> R<()> {
+    #[inline(always)]
+    pub(super) fn close_ranked(&mut self, base: usize, obj_start: usize, ranked: &Ranked) -> R<()> {
         if self.track && ranked.dropped >= 2 {
             let entries = &self.entries[base..];
             let repeated = entries
@@ -988,10 +989,10 @@ fn push_step(p: &mut Vec<u8>, seg: &Seg<'_>, first: bool, coercer: bool) {
 /// written are all among the first 64 properties of the object's node (sorted by key), their
 /// order is their properties' order, and a bit per property finds it without comparing keys
 /// ([`Walker::close_ranked`]).
-struct Ranked {
+pub(super) struct Ranked {
     /// The members are ordered by their keys ([`Walker::close_object`]): a member that is not
     /// one of the first 64 properties was written, or the object is not a node's.
-    by_keys: bool,
+    pub(super) by_keys: bool,
     /// The properties written (a repeat that is dropped unwrites one).
     written: u64,
     /// The properties read, when tracked.
@@ -1010,7 +1011,7 @@ struct Ranked {
 
 impl Ranked {
     /// An object of a node's, whose entries start at `base`.
-    fn new(base: usize) -> Ranked {
+    pub(super) fn new(base: usize) -> Ranked {
         Ranked {
             by_keys: false,
             written: 0,
@@ -1035,7 +1036,7 @@ impl Ranked {
     /// Property `i` (< 64), `live` when written, its entry at index `at`. A
     /// property read twice is a repeated key: the `Value` path's to report when tracked.
     #[inline]
-    fn property(&mut self, i: usize, live: bool, at: usize, track: bool) -> R<()> {
+    pub(super) fn property(&mut self, i: usize, live: bool, at: usize, track: bool) -> R<()> {
         let bit = 1u64 << i;
         if track {
             if self.seen & bit != 0 {
@@ -1063,7 +1064,7 @@ impl Ranked {
 
     /// A member that is not one of the first 64 properties, `live` when written.
     #[inline]
-    fn other(&mut self, live: bool) {
+    pub(super) fn other(&mut self, live: bool) {
         self.by_keys |= live;
         self.dropped += usize::from(!live);
     }
