@@ -95,6 +95,22 @@ impl TextList {
         self.spans.push((start, self.text.len()));
     }
 
+    /// The list's text and where each string is in it, for loops that read many strings
+    /// (no iterator or boundary check per string).
+    pub(crate) fn parts(&self) -> (&str, &[(usize, usize)]) {
+        (&self.text, &self.spans)
+    }
+
+    /// Appends `prefix`, `s` and `suffix` as one string, in a list made with room for it.
+    #[inline(always)]
+    pub(crate) fn push_wrapped(&mut self, prefix: &str, s: &str, suffix: &str) {
+        let start = self.text.len();
+        self.text.push_str(prefix);
+        self.text.push_str(s);
+        self.text.push_str(suffix);
+        self.spans.push((start, self.text.len()));
+    }
+
     /// The `i`th string, if there is one.
     pub fn get(&self, i: usize) -> Option<&str> {
         self.spans.get(i).map(|&(start, end)| &self.text[start..end])

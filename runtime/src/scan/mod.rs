@@ -259,21 +259,25 @@ fn walk<R: Resolve + ?Sized>(
     let paths = unknown.len() + embedded.len();
     let bytes = unknown.text_len() + embedded.text_len();
     let mut warnings = TextList::with_capacity(paths, bytes + paths * (message::UNKNOWN_FIELD.len() + 1));
-    let mut warn = |p: &str| warnings.push_concat(&[message::UNKNOWN_FIELD, p, "\""]);
+    let (text, spans) = unknown.parts();
+    let mut warn = |p: &str| warnings.push_wrapped(message::UNKNOWN_FIELD, p, "\"");
     // Only a path that begins as root metadata's do can be one of them (`metadata.x`, or a
     // pruned `metadata.x` key of the root); root metadata reports at most 100 fields.
-    let in_meta = |p: &str| p.starts_with("metadata.") && unknown.iter().take(metadata).any(|m| m == p);
-    for (i, p) in unknown.iter().enumerate().take(metadata) {
-        if !unknown.iter().take(i).any(|m| m == p) {
+    let (meta, pruned) = spans.split_at(metadata.min(spans.len()));
+    let in_meta = |p: &str| p.starts_with("metadata.") && meta.iter().any(|&(s, e)| &text[s..e] == p);
+    for (i, &(s, e)) in meta.iter().enumerate() {
+        let p = &text[s..e];
+        if !meta[..i].iter().any(|&(s, e)| &text[s..e] == p) {
             warn(p);
         }
     }
-    let mut previous = None;
-    for p in unknown.iter().skip(metadata) {
-        if previous != Some(p) && !in_meta(p) {
+    let mut previous = "";
+    for (i, &(s, e)) in pruned.iter().enumerate() {
+        let p = &text[s..e];
+        if (i == 0 || previous != p) && !in_meta(p) {
             warn(p);
         }
-        previous = Some(p);
+        previous = p;
     }
     for (i, p) in embedded.iter().enumerate() {
         if (i == 0 || &embedded[i - 1] != p) && !in_meta(p) && unknown.binary_search_from(metadata, p).is_err() {
