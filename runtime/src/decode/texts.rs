@@ -298,9 +298,7 @@ fn sort_from(text: &[u8], spans: &[(usize, usize)], order: &mut [u128], offset: 
 /// The first twelve bytes of `s`, zero-padded, as a big-endian number in the top 96 bits.
 #[inline]
 fn word(s: &[u8]) -> u128 {
-    use crate::scan::text::head_of;
-    let rest = s.get(8..).map_or(0, |r| head_of(r) >> 32);
-    (u128::from(head_of(s)) << 64) | (u128::from(rest) << 32)
+    word16(s) & !u128::from(u32::MAX)
 }
 
 /// `a.cmp(b)`, eight bytes at a time: paths share long prefixes, and comparing them by

@@ -185,7 +185,7 @@ impl<'a> Walker<'a, '_> {
         let start = self.begin_member(obj_start, key);
         if t.is_zero() {
             self.out.extend_from_slice(b"null");
-        } else if is_utc_seconds(text.as_bytes()) {
+        } else if Time::utc_seconds_is_zero(text.as_bytes()).is_some() {
             // Already as the round trip writes it (the parse checked every field's range).
             self.out.push(b'"');
             self.out.extend_from_slice(text.as_bytes());
@@ -306,11 +306,7 @@ impl<'a> Walker<'a, '_> {
                 }
             }
         }
-        if ranks.by_keys {
-            self.close_object(base, inner)?;
-        } else {
-            self.close_ranked(base, inner, &ranks)?;
-        }
+        self.close_ranked(base, inner, &ranks)?;
         self.depth -= 1;
         Ok(())
     }
@@ -501,13 +497,4 @@ impl<'a> Walker<'a, '_> {
         }
         text.parse().map_err(|_| Bail)
     }
-}
-
-/// Whether `t` is written as `YYYY-MM-DDTHH:MM:SSZ`, the form the round trip writes times in.
-fn is_utc_seconds(t: &[u8]) -> bool {
-    const FORM: &[u8; 20] = b"0000-00-00T00:00:00Z";
-    t.len() == FORM.len()
-        && t.iter()
-            .zip(FORM)
-            .all(|(&c, &f)| if f == b'0' { c.is_ascii_digit() } else { c == f })
 }

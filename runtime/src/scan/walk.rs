@@ -739,22 +739,22 @@ impl<'a, 'o> Walker<'a, 'o> {
         if let Mode::Node(n, _) = mode {
             self.defaults(n, &mut ranked, base, obj_start)?;
         }
-        if ranked.by_keys {
-            self.close_object(base, obj_start)?;
-        } else {
-            self.close_ranked(base, obj_start, &ranked)?;
-        }
+        self.close_ranked(base, obj_start, &ranked)?;
         self.depth -= 1;
         Ok(())
     }
 
-    /// [`close_object`](Self::close_object) for an object whose members written are all
-    /// among the first 64 properties of its node (`ranked`): their order is their
-    /// properties' order, so no key is compared. When tracked, a property read twice has
-    /// bailed already, and the members read and not written that are not properties are
-    /// checked for repeats here.
+    /// Closes an object whose members were noted in `ranked`: by
+    /// [`close_object`](Self::close_object) when they must be ordered by their keys, else
+    /// in their properties' order (all written members are among the first 64 properties of
+    /// the object's node or, in metadata, its known fields), so no key is compared. When
+    /// tracked, a property read twice has bailed already, and the members read and not
+    /// written that are not properties are checked for repeats here.
     #[inline(always)]
     pub(super) fn close_ranked(&mut self, base: usize, obj_start: usize, ranked: &Ranked) -> R<()> {
+        if ranked.by_keys {
+            return self.close_object(base, obj_start);
+        }
         if self.track && ranked.dropped >= 2 {
             let entries = &self.entries[base..];
             let repeated = entries
@@ -992,7 +992,7 @@ fn push_step(p: &mut Vec<u8>, seg: &Seg<'_>, first: bool, coercer: bool) {
 pub(super) struct Ranked {
     /// The members are ordered by their keys ([`Walker::close_object`]): a member that is not
     /// one of the first 64 properties was written, or the object is not a node's.
-    pub(super) by_keys: bool,
+    by_keys: bool,
     /// The properties written (a repeat that is dropped unwrites one).
     written: u64,
     /// The properties read, when tracked.
