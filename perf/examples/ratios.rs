@@ -4,7 +4,11 @@
 //! round. The medians over the rounds are printed (criterion measures one benchmark after
 //! another, so a neighbour that slows the machine for a minute skews its ratios).
 //!
-//! `cd perf && cargo run --release --example ratios -- <small|large|corpus> [rounds]`
+//! `cd perf && cargo run --release --example ratios -- <small|large|corpus> [rounds] [repeat]`
+//!
+//! With `repeat`, each document is decoded that many times in a row: what the walk gains where
+//! documents come alike (its plan's data cached, its branches and key order learnt), against
+//! the corpus as it comes, one document per CRD.
 //!
 //! End to end, as a user runs it: `ratios runner RUNNER FILE [rounds]` times, as processes
 //! writing to `/dev/null`, the serde_json round trip program (`examples/roundtrip.rs`, built
@@ -42,6 +46,7 @@ fn main() {
         return end_to_end(&runner, &file, rounds);
     }
     let rounds: usize = args.next().map_or(31, |r| r.parse().expect("rounds: a number"));
+    let repeat: usize = args.next().map_or(1, |r| r.parse().expect("repeat: a number"));
     let (docs, crds): (Vec<Vec<u8>>, Vec<std::sync::Arc<RegisteredCrd>>) = match workload.as_str() {
         "corpus" => kstruct_perf::corpus().into_iter().map(|(c, d)| (d, c)).unzip(),
         "small" | "large" => {
@@ -58,6 +63,11 @@ fn main() {
         }
         other => panic!("workload: small, large or corpus, not {other}"),
     };
+    let (docs, crds): (Vec<Vec<u8>>, Vec<std::sync::Arc<RegisteredCrd>>) = docs
+        .into_iter()
+        .zip(crds)
+        .flat_map(|case| std::iter::repeat_n(case, repeat))
+        .unzip();
     let compiled: Option<&dyn Pipeline> = (workload != "corpus").then(|| {
         workloads::REGISTRY
             .find("apps.example.com", "Workload")
@@ -134,7 +144,7 @@ fn main() {
     let times = rounds_of(&mut passes, rounds);
     let mib = bytes as f64 / (1024.0 * 1024.0);
     println!(
-        "{workload}: {} documents, {:.1} MiB, {rounds} rounds (load average at the end: {})",
+        "{workload}: {} documents (each {repeat} time(s) in a row), {:.1} MiB, {rounds} rounds (load average at the end: {})",
         docs.len(),
         mib,
         load_average()
