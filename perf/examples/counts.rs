@@ -97,30 +97,16 @@ fn options(path: &str) -> DecodeOptions {
 }
 
 /// The corpus's instances (each with its CRD registered alone): `none`, `serde`, `walk-ignore`,
-/// `walk-warn`; `walk-ignore-first`, `walk-warn-first` count a pass that reads every document
-/// for the first time (the plans built, but no key order learnt).
+/// `walk-warn`.
 fn corpus(path: &str) {
     let cases = kstruct_perf::corpus();
-    let (path, first) = match path.strip_suffix("-first") {
-        Some(walk) => (walk, true),
-        None => (path, false),
-    };
     let opts = options(path);
     let mut out = Vec::new();
     // Every path first walks every instance once, so that each CRD's plan is built before
-    // the counted pass (`none` counts the setup and this warm-up: subtract it); or, for a
-    // first reading, only builds the plans.
+    // the counted pass (`none` counts the setup and this warm-up: subtract it).
     for (crd, d) in &cases {
-        if first {
-            for version in crd.version_names() {
-                if let Some(Ok(interpreter)) = crd.version(version) {
-                    std::hint::black_box(interpreter.scan_plan());
-                }
-            }
-        } else {
-            out.clear();
-            let _ = kstruct::scan::try_request_bytes(&**crd, d, &opts, &mut out);
-        }
+        out.clear();
+        let _ = kstruct::scan::try_request_bytes(&**crd, d, &opts, &mut out);
     }
     corpus_pass(&cases, path, &opts, &mut out);
 }

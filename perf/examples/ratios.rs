@@ -7,7 +7,7 @@
 //! `cd perf && cargo run --release --example ratios -- <small|large|corpus> [rounds] [repeat]`
 //!
 //! With `repeat`, each document is decoded that many times in a row: what the walk gains where
-//! documents come alike (its plan's data cached, its branches and key order learnt), against
+//! documents come alike (its plan's data cached, its branches learnt), against
 //! the corpus as it comes, one document per CRD.
 //!
 //! End to end, as a user runs it: `ratios runner RUNNER FILE [rounds]` times, as processes
