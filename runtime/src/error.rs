@@ -86,6 +86,50 @@ pub enum Error {
         /// The limit, in bytes.
         limit: usize,
     },
+    /// An update or patch names a `resourceVersion` other than the stored object's, or a
+    /// `uid` other than its (the API server's 409 `Conflict`, with its text).
+    #[error(
+        "Operation cannot be fulfilled on {resource} {}: {detail}",
+        kstruct_schema::go::quote(name)
+    )]
+    Conflict {
+        /// The resource, `<plural>.<group>`.
+        resource: String,
+        /// The object's name.
+        name: String,
+        /// Why: [`OPTIMISTIC_LOCK`](crate::decode::OPTIMISTIC_LOCK) for a stale
+        /// `resourceVersion`.
+        detail: String,
+    },
+    /// A JSON patch or merge patch of an object that is not stored (the server's 404).
+    #[error("the object to patch does not exist")]
+    NotFound,
+    /// A PATCH `Content-Type` the API server does not accept for custom resources (its 415).
+    #[error(
+        "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml"
+    )]
+    UnsupportedPatchType(String),
+    /// A JSON patch of more operations than the API server accepts (its 413).
+    #[error("Request entity too large: The allowed maximum operations in a JSON patch is 10000, got {count}")]
+    TooManyOperations {
+        /// How many operations the patch has.
+        count: usize,
+    },
+    /// A JSON patch that does not apply to the stored object: the API server's 422 answer,
+    /// which does not say why; `cause` is the patch library's reason.
+    #[error("the server rejected our request due to an error in our request")]
+    PatchNotApplied {
+        /// Why the patch does not apply, in the patch library's words (not sent by the server).
+        cause: String,
+    },
+    /// Something the API server answers with a 500 `InternalError` (a mutating webhook's
+    /// patch that does not apply), with its text.
+    #[error("Internal error occurred: {0}")]
+    Internal(String),
+    /// A server-side apply body the field manager refuses (fields the schema does not
+    /// declare): the API server's 500, with its text.
+    #[error("{0}")]
+    Apply(String),
     /// The decoded object does not deserialize into the Rust type asked for (see
     /// [`Registry::decode_as`](crate::Registry::decode_as)).
     #[error("the decoded object is not a {type_name}: {source}")]
@@ -140,14 +184,46 @@ impl Error {
                     }),
                 },
             },
-            Error::NoSuchKind { .. } | Error::NoSuchVersion { .. } => Status::not_found(),
+            Error::NoSuchKind { .. } | Error::NoSuchVersion { .. } | Error::NotFound => Status::not_found(),
+            Error::Conflict { resource, name, .. } => {
+                let (plural, group) = resource.split_once('.').unwrap_or((resource, ""));
+                Status {
+                    code: 409,
+                    reason: "Conflict".into(),
+                    message: self.to_string(),
+                    details: Some(crate::status::StatusDetails {
+                        name: name.clone(),
+                        group: group.into(),
+                        kind: plural.into(),
+                        causes: Vec::new(),
+                    }),
+                }
+            }
             Error::TooLarge { .. } => Status {
                 code: 413,
                 reason: "RequestEntityTooLarge".into(),
                 message: self.to_string(),
                 details: None,
             },
-            Error::UnsupportedMediaType(_) => Status {
+            Error::PatchNotApplied { .. } => Status {
+                code: 422,
+                reason: "Invalid".into(),
+                message: self.to_string(),
+                details: Some(crate::status::StatusDetails::default()),
+            },
+            Error::TooManyOperations { .. } => Status {
+                code: 413,
+                reason: "RequestEntityTooLarge".into(),
+                message: self.to_string(),
+                details: None,
+            },
+            Error::Apply(message) => Status {
+                code: 500,
+                reason: String::new(),
+                message: message.clone(),
+                details: None,
+            },
+            Error::UnsupportedMediaType(_) | Error::UnsupportedPatchType(_) => Status {
                 code: 415,
                 reason: "UnsupportedMediaType".into(),
                 message: self.to_string(),

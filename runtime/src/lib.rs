@@ -62,6 +62,7 @@ pub mod interpreter;
 pub mod json;
 pub mod lint;
 pub mod objectmeta;
+pub mod patch;
 mod pipeline;
 mod registry;
 pub(crate) mod resource;

@@ -118,6 +118,12 @@ pub trait Pipeline: Send + Sync {
     /// block them.
     fn has_validation_rules(&self) -> bool;
 
+    /// The schema, where the pipeline interprets one (`None` for compiled pipelines): what
+    /// update validation's ratcheting correlates `map` list items by.
+    fn structural(&self) -> Option<&kstruct_schema::Structural> {
+        None
+    }
+
     /// The group, version and kind this pipeline serves, if it serves one: decoding then
     /// treats it as a CRD with this one version (other versions of the kind get an empty
     /// schema, other kinds are left alone). `None` (the default) serves every object.

@@ -129,6 +129,7 @@ impl Resolve for RegisteredCrd {
             group: &self.crd.group,
             version: &v.name,
             kind: &self.crd.kind,
+            resource: &self.crd.name,
             namespaced: self.crd.scope == "Namespaced",
             status_subresource: v.status_subresource,
             scale: v.scale.as_ref().map(Into::into),

@@ -153,6 +153,7 @@ impl Resolve for CompiledCrd {
             group: self.group,
             version: v.name,
             kind: self.kind,
+            resource: self.name,
             namespaced: self.namespaced,
             status_subresource: v.status_subresource,
             scale: v.scale,

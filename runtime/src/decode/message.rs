@@ -29,7 +29,7 @@ pub(crate) fn unknown_field(path: &str) -> String {
 }
 
 /// `runtime.NewStrictDecodingError(errs).Error()`.
-pub(super) fn strict_decoding_error(errors: &[String]) -> String {
+pub(crate) fn strict_decoding_error(errors: &[String]) -> String {
     format!("strict decoding error: {}", errors.join(", "))
 }
 

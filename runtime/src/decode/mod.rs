@@ -52,11 +52,14 @@ mod bytes;
 mod coercer;
 pub(crate) mod message;
 pub(crate) mod texts;
+mod update;
 
 use serde_json::Value;
 
 pub use bytes::{DecodeReport, request_bytes};
 pub use texts::{TextIter, TextList};
+pub use update::{OPTIMISTIC_LOCK, update};
+pub(crate) use update::{update_finish, update_stored};
 
 use crate::Error;
 use crate::json::dispose;

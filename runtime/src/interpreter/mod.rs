@@ -151,6 +151,10 @@ impl Pipeline for Interpreter {
         self.schema.as_ref().is_some_and(crate::validation::has_cel_rules)
     }
 
+    fn structural(&self) -> Option<&Structural> {
+        self.schema.as_ref()
+    }
+
     fn resource(&self) -> Option<&GroupVersionKind> {
         self.resource.as_ref()
     }

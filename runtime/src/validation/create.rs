@@ -25,6 +25,8 @@ pub struct CreateContext<'a> {
     pub version: &'a str,
     /// The CRD's kind.
     pub kind: &'a str,
+    /// The CRD's name, `<plural>.<group>`: the resource conflicts name.
+    pub resource: &'a str,
     /// `spec.scope: Namespaced`.
     pub namespaced: bool,
     /// The version has the status subresource: a create drops `status`.
@@ -40,6 +42,7 @@ impl std::fmt::Debug for CreateContext<'_> {
             .field("group", &self.group)
             .field("version", &self.version)
             .field("kind", &self.kind)
+            .field("resource", &self.resource)
             .field("namespaced", &self.namespaced)
             .field("status_subresource", &self.status_subresource)
             .field("scale", &self.scale)
@@ -218,8 +221,9 @@ pub fn create_warnings(obj: &Value) -> Vec<String> {
             out.push(format!("metadata.finalizers: {}: {m}", kstruct_schema::go::quote(f)));
         }
         if !f.contains('/') && !STANDARD.contains(&f) {
+            let including = if f.contains('.') { " including a path (/)" } else { "" };
             out.push(format!(
-                "metadata.finalizers: {}: prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers",
+                "metadata.finalizers: {}: prefer a domain-qualified finalizer name{including} to avoid accidental conflicts with other finalizer writers",
                 kstruct_schema::go::quote(f)
             ));
         }
@@ -250,7 +254,7 @@ pub fn invalid_message(group: &str, kind: &str, name: &str, errors: &[FieldError
     }
 }
 
-fn type_meta(ctx: &CreateContext<'_>, obj: &Value) -> Vec<FieldError> {
+pub(crate) fn type_meta(ctx: &CreateContext<'_>, obj: &Value) -> Vec<FieldError> {
     let get = |k: &str| obj.get(k).and_then(Value::as_str).unwrap_or("").to_string();
     let (kind, api_version) = (get("kind"), get("apiVersion"));
     let mut errs = Vec::new();
@@ -277,7 +281,7 @@ fn type_meta(ctx: &CreateContext<'_>, obj: &Value) -> Vec<FieldError> {
 }
 
 /// `ValidateScaleSpec` and `ValidateScaleStatus`.
-fn scale_errors(scale: &ScalePaths<'_>, obj: &Value) -> Vec<FieldError> {
+pub(crate) fn scale_errors(scale: &ScalePaths<'_>, obj: &Value) -> Vec<FieldError> {
     let mut errs = Vec::new();
     for path in [scale.spec_replicas, scale.status_replicas] {
         let at = Path::new(path);
@@ -353,7 +357,7 @@ pub fn has_cel_rules(s: &Structural) -> bool {
 }
 
 /// The errors that stop CEL rules from running (`hasBlockingErr`).
-fn is_blocking(e: &FieldError) -> bool {
+pub(crate) fn is_blocking(e: &FieldError) -> bool {
     matches!(
         e.kind,
         ErrorKind::NotSupported
@@ -400,6 +404,7 @@ properties:
             group: "example.com",
             version: "v1",
             kind: "Widget",
+            resource: "widgets.example.com",
             namespaced: true,
             status_subresource: true,
             scale: scale.map(ScalePaths::from),
@@ -469,13 +474,13 @@ properties:
 
     #[test]
     fn finalizer_warnings() {
-        let obj =
-            json!({"metadata": {"finalizers": ["example.com/cleanup", "cleanup", "kubernetes", "cleanup", "a b/c"]}});
+        let obj = json!({"metadata": {"finalizers": ["example.com/cleanup", "cleanup", "kubernetes", "cleanup", "a b/c", "example.com"]}});
         assert_eq!(
             create_warnings(&obj),
             [
                 r#"metadata.finalizers: "a b/c": prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric bytes, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"#,
                 r#"metadata.finalizers: "cleanup": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers"#,
+                r#"metadata.finalizers: "example.com": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers"#,
             ]
         );
     }

@@ -30,6 +30,7 @@ pub(crate) mod formats;
 pub(crate) mod listtype;
 mod node;
 pub(crate) mod openapi;
+mod update;
 
 use serde_json::Value;
 
@@ -43,6 +44,7 @@ pub use create::{
 };
 pub(crate) use node::Node;
 pub(crate) use openapi::Mode;
+pub use update::{before_update, prepare_for_update, update_warnings, validate_update};
 
 /// OpenAPI value validation of a custom resource (the API server's `ValidateCustomResource`):
 /// `x-kubernetes-int-or-string` accepts integers and strings, unsupported formats are ignored.

@@ -1,0 +1,381 @@
+//! The update (PUT) path: the body decoded as a create's, then what the update handler and
+//! the registry do with the stored object. Patches end here too, with the patched object as
+//! the body.
+
+use serde_json::Value;
+
+use super::{DecodeOptions, Decoded, Rejection, Resolve, request_in};
+use crate::Error;
+use crate::json::dispose;
+use crate::validation;
+use kstruct_schema::field::{BadValue, FieldError, Path};
+
+/// The text of a 409 `Conflict` for a stale `resourceVersion`.
+pub const OPTIMISTIC_LOCK: &str =
+    "the object has been modified; please apply your changes to the latest version and try again";
+
+/// Decodes a PUT body for the stored object `existing`, as the API server's update handler
+/// and registry do for a custom resource.
+///
+/// `existing` is read as the server reads it from storage ([`storage`](super::storage):
+/// pruned, defaulted). The body goes through the write path of a create (fieldValidation,
+/// pruning, defaulting; see [`request`](super::request)), then:
+/// - its namespace, when it has one, and its name must be the stored object's (the URL's):
+///   400 `BadRequest` otherwise; a namespaced object without a namespace gets the stored
+///   one's, a cluster-scoped one loses its own;
+/// - a `uid` other than the stored one's, or a `resourceVersion` other than the stored one's,
+///   is a 409 [`Error::Conflict`]; custom resources allow no unconditional update, so an
+///   empty `resourceVersion` is a 422 (`metadata.resourceVersion: Invalid value: 0x0: must be
+///   specified for an update`);
+/// - `BeforeUpdate`: `generation`, `uid`, `creationTimestamp` and deletion fields come from
+///   the stored object, `status` too under the status subresource, and `generation` goes up
+///   by one when anything outside `metadata` changed
+///   ([`before_update`](crate::validation::before_update));
+/// - with [`DecodeOptions::validate`], the update's validation
+///   ([`validate_update`](crate::validation::validate_update): ObjectMeta and its update
+///   rules, OpenAPI values with ratcheting, scale paths, embedded resources, list types) and
+///   the finalizer warnings of names the update adds.
+///
+/// The stored object's `resourceVersion` stays as it was (the server then assigns a new one),
+/// and `managedFields` are not updated. A PUT of an object that is not stored is the server's
+/// 404; there is nothing to call this with.
+///
+/// ```
+/// use kstruct::{DecodeOptions, RegisteredCrd};
+/// use serde_json::json;
+///
+/// let crd = RegisteredCrd::new(kstruct::schema::crd::CustomResourceDefinition::from_value(&json!({
+///     "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+///     "metadata": {"name": "widgets.example.com"},
+///     "spec": {"group": "example.com", "scope": "Namespaced",
+///              "names": {"kind": "Widget", "plural": "widgets"},
+///              "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
+///                  "type": "object",
+///                  "properties": {"spec": {"type": "object", "properties": {"size": {"type": "integer"}}}}}}}]}
+/// })).unwrap());
+/// let stored = json!({"apiVersion": "example.com/v1", "kind": "Widget",
+///     "metadata": {"name": "w", "namespace": "default", "uid": "u1", "resourceVersion": "7", "generation": 1},
+///     "spec": {"size": 1}});
+/// let body = br#"{"apiVersion": "example.com/v1", "kind": "Widget",
+///     "metadata": {"name": "w", "resourceVersion": "7"}, "spec": {"size": 2, "colour": "red"}}"#;
+///
+/// let updated = kstruct::decode::update(&crd, &stored, body, &DecodeOptions::default()).unwrap();
+/// assert_eq!(updated.object["metadata"], json!({"name": "w", "namespace": "default", "uid": "u1",
+///     "resourceVersion": "7", "generation": 2}));
+/// assert_eq!(updated.object["spec"], json!({"size": 2}));
+/// assert_eq!(updated.warnings, [r#"unknown field "spec.colour""#]);
+/// ```
+///
+/// # Errors
+/// As [`request`](super::request), and [`Error::Rejected`] with the server's texts for a name
+/// or namespace other than the stored object's and (with `validate`) a refused update, and
+/// [`Error::Conflict`].
+pub fn update<R: Resolve + ?Sized>(
+    target: &R,
+    existing: &Value,
+    body: &[u8],
+    options: &DecodeOptions,
+) -> Result<Decoded, Error> {
+    let old = update_stored(target, existing)?;
+    let decode = DecodeOptions {
+        validate: false,
+        ..*options
+    };
+    let decoded = request_in(target, body, &decode, None)?;
+    update_finish(target, decoded, &old, options.validate)
+}
+
+/// The stored object as the server reads it back.
+pub(crate) fn update_stored<R: Resolve + ?Sized>(target: &R, existing: &Value) -> Result<Value, Error> {
+    let bytes = serde_json::to_vec(existing).map_err(|e| Error::Crd(e.to_string()))?;
+    Ok(super::storage(target, &bytes)?.object)
+}
+
+/// What the update handler and the registry do after decoding (see [`update`]).
+pub(crate) fn update_finish<R: Resolve + ?Sized>(
+    target: &R,
+    mut decoded: Decoded,
+    old: &Value,
+    validate: bool,
+) -> Result<Decoded, Error> {
+    match update_object(target, &mut decoded.object, old, validate) {
+        Ok(warnings) => {
+            if !warnings.is_empty() {
+                let mut all: Vec<String> = decoded.warnings.iter().map(str::to_string).collect();
+                all.extend(warnings);
+                decoded.warnings = all.into();
+            }
+            Ok(decoded)
+        }
+        Err(e) => {
+            dispose(std::mem::take(&mut decoded.object));
+            Err(e)
+        }
+    }
+}
+
+fn bad_request(message: String) -> Error {
+    Error::Rejected(Rejection {
+        cause: message.clone(),
+        message,
+        strict_errors: Vec::new(),
+        position: None,
+        invalid: None,
+    })
+}
+
+fn text<'a>(v: &'a Value, pointer: &str) -> &'a str {
+    v.pointer(pointer).and_then(Value::as_str).unwrap_or("")
+}
+
+fn update_object<R: Resolve + ?Sized>(
+    target: &R,
+    new: &mut Value,
+    old: &Value,
+    validate: bool,
+) -> Result<Vec<String>, Error> {
+    let kind = text(new, "/kind").to_string();
+    let ctx = match crate::parse_group_version(text(new, "/apiVersion")) {
+        Ok((group, version)) => match target.create_context(group, version, &kind) {
+            Ok(ctx) => ctx,
+            Err(Error::ValidationUnavailable) if !validate => None,
+            Err(e) => return Err(e),
+        },
+        Err(_) => None,
+    };
+    // The handler: the URL names the stored object's namespace and name.
+    let old_ns = text(old, "/metadata/namespace").to_string();
+    let namespaced = ctx.as_ref().map_or(!old_ns.is_empty(), |c| c.namespaced);
+    validation::apply_request_namespace(new, namespaced, Some(&old_ns)).map_err(bad_request)?;
+    let (name, old_name) = (text(new, "/metadata/name").to_string(), text(old, "/metadata/name"));
+    if name != old_name {
+        return Err(bad_request(format!(
+            "the name of the object ({name}) does not match the name on the URL ({old_name})"
+        )));
+    }
+    let (group, plural) = match &ctx {
+        Some(c) => (
+            c.group.to_string(),
+            c.resource.split('.').next().unwrap_or("").to_string(),
+        ),
+        None => (String::new(), kind.to_lowercase()),
+    };
+    let resource = if group.is_empty() {
+        plural.clone()
+    } else {
+        format!("{plural}.{group}")
+    };
+    // The storage: a uid in the body is a precondition.
+    let (uid, old_uid) = (text(new, "/metadata/uid"), text(old, "/metadata/uid"));
+    if !uid.is_empty() && uid != old_uid {
+        let key = match old_ns.as_str() {
+            "" => format!("/registry/{group}/{plural}/{name}"),
+            ns => format!("/registry/{group}/{plural}/{ns}/{name}"),
+        };
+        return Err(Error::Conflict {
+            detail: format!(
+                "StorageError: invalid object, Code: 4, Key: {key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: {uid}, UID in object meta: {old_uid}"
+            ),
+            resource,
+            name,
+        });
+    }
+    // The registry: custom resources allow no unconditional update.
+    let rv = text(new, "/metadata/resourceVersion");
+    if rv.is_empty() || rv == "0" {
+        let errors = vec![FieldError::invalid(
+            &Path::new("metadata").child("resourceVersion"),
+            BadValue::Raw("0x0".into()),
+            "must be specified for an update",
+        )];
+        return Err(invalid(&group, &plural, &name, errors));
+    }
+    if rv != text(old, "/metadata/resourceVersion") {
+        return Err(Error::Conflict {
+            resource,
+            name,
+            detail: OPTIMISTIC_LOCK.into(),
+        });
+    }
+    validation::before_update(ctx.as_ref(), new, old);
+    let Some(ctx) = ctx.filter(|_| validate) else {
+        return Ok(Vec::new());
+    };
+    let errors = validation::validate_update(&ctx, new, old);
+    if !errors.is_empty() {
+        return Err(invalid(ctx.group, ctx.kind, &name, errors));
+    }
+    Ok(validation::update_warnings(new, old))
+}
+
+/// The API server's 422 `Invalid` answer.
+fn invalid(group: &str, kind: &str, name: &str, errors: Vec<FieldError>) -> Error {
+    let message = validation::invalid_message(group, kind, name, &errors);
+    Error::Rejected(Rejection {
+        cause: message.clone(),
+        message,
+        strict_errors: Vec::new(),
+        position: None,
+        invalid: Some(Box::new(super::Invalid {
+            group: group.to_string(),
+            kind: kind.to_string(),
+            name: name.to_string(),
+            errors,
+        })),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RegisteredCrd;
+    use crate::decode::FieldValidation;
+    use serde_json::json;
+
+    fn crd(status: bool) -> RegisteredCrd {
+        let subresources = if status { json!({"status": {}}) } else { json!({}) };
+        RegisteredCrd::new(
+            kstruct_schema::crd::CustomResourceDefinition::from_value(&json!({
+                "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+                "metadata": {"name": "widgets.example.com"},
+                "spec": {"group": "example.com", "scope": "Namespaced",
+                         "names": {"kind": "Widget", "plural": "widgets"},
+                         "versions": [{"name": "v1", "served": true, "storage": true,
+                            "subresources": subresources,
+                            "schema": {"openAPIV3Schema": {
+                             "type": "object",
+                             "properties": {
+                                "spec": {"type": "object", "properties": {
+                                    "size": {"type": "integer", "maximum": 10},
+                                    "mode": {"type": "string", "default": "fast"},
+                                    "ports": {"type": "array", "x-kubernetes-list-type": "map",
+                                        "x-kubernetes-list-map-keys": ["port"],
+                                        "items": {"type": "object", "required": ["port"], "properties": {
+                                            "port": {"type": "integer"}, "name": {"type": "string", "maxLength": 3}}}}}},
+                                "status": {"type": "object", "properties": {"ready": {"type": "boolean"}}}}}}}]}
+            }))
+            .unwrap(),
+        )
+    }
+
+    fn stored() -> Value {
+        json!({"apiVersion": "example.com/v1", "kind": "Widget",
+            "metadata": {"name": "w", "namespace": "ns", "uid": "u1", "resourceVersion": "7", "generation": 3,
+                         "creationTimestamp": "2026-01-02T03:04:05Z", "finalizers": ["keep"]},
+            "spec": {"size": 1, "mode": "fast"}, "status": {"ready": true}})
+    }
+
+    fn validating() -> DecodeOptions {
+        DecodeOptions {
+            validate: true,
+            ..DecodeOptions::default()
+        }
+    }
+
+    #[test]
+    fn metadata_comes_from_the_stored_object_and_generation_follows_changes() {
+        let c = crd(true);
+        let body = br#"{"apiVersion": "example.com/v1", "kind": "Widget",
+            "metadata": {"name": "w", "resourceVersion": "7", "creationTimestamp": "2020-01-01T00:00:00Z", "generation": 99,
+                         "finalizers": ["keep", "added"]},
+            "spec": {"size": 1}, "status": {"ready": false}}"#;
+        let out = update(&c, &stored(), body, &validating()).unwrap();
+        // Only metadata changed: the generation stays; status is the stored one's.
+        assert_eq!(
+            out.object,
+            json!({"apiVersion": "example.com/v1", "kind": "Widget",
+                "metadata": {"name": "w", "namespace": "ns", "uid": "u1", "resourceVersion": "7", "generation": 3,
+                             "creationTimestamp": "2026-01-02T03:04:05Z", "finalizers": ["keep", "added"]},
+                "spec": {"size": 1, "mode": "fast"}, "status": {"ready": true}})
+        );
+        assert_eq!(
+            out.warnings,
+            [
+                r#"metadata.finalizers: "added": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers"#
+            ]
+        );
+        let changed = br#"{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "resourceVersion": "7"}, "spec": {"size": 2}}"#;
+        let out = update(&c, &stored(), changed, &validating()).unwrap();
+        assert_eq!(out.object["metadata"]["generation"], 4);
+        // Without the status subresource, status is the body's (absent: gone).
+        let out = update(&crd(false), &stored(), changed, &validating()).unwrap();
+        assert_eq!(out.object.get("status"), None);
+    }
+
+    #[test]
+    fn names_namespaces_and_versions_as_the_server_refuses_them() {
+        let c = crd(true);
+        let other = br#"{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "v"}}"#;
+        assert_eq!(
+            update(&c, &stored(), other, &validating()).unwrap_err().to_string(),
+            "the name of the object (v) does not match the name on the URL (w)"
+        );
+        let ns = br#"{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "resourceVersion": "7", "namespace": "x"}}"#;
+        assert_eq!(
+            update(&c, &stored(), ns, &validating()).unwrap_err().to_string(),
+            "the namespace of the provided object does not match the namespace sent on the request"
+        );
+        let stale =
+            br#"{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "resourceVersion": "6"}}"#;
+        let err = update(&c, &stored(), stale, &validating()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            r#"Operation cannot be fulfilled on widgets.example.com "w": the object has been modified; please apply your changes to the latest version and try again"#
+        );
+        assert_eq!(err.status().code, 409);
+        let uid = br#"{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "resourceVersion": "7", "uid": "u2"}}"#;
+        let err = update(&c, &stored(), uid, &validating()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            r#"Operation cannot be fulfilled on widgets.example.com "w": StorageError: invalid object, Code: 4, Key: /registry/example.com/widgets/ns/w, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: u2, UID in object meta: u1"#
+        );
+        assert_eq!(err.status().code, 409);
+        let unconditional = br#"{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}}"#;
+        let err = update(&c, &stored(), unconditional, &validating()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            r#"widgets.example.com "w" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update"#
+        );
+        assert_eq!(err.status().code, 422);
+    }
+
+    #[test]
+    fn ratcheting_keeps_errors_the_update_did_not_make() {
+        let c = crd(false);
+        // The stored object breaks the schema (it was written before the schema tightened).
+        let mut old = stored();
+        old["spec"] = json!({"size": 11, "ports": [{"port": 1, "name": "long"}, {"port": 2, "name": "ok"}]});
+        let body = br#"{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "resourceVersion": "7"},
+            "spec": {"size": 11, "ports": [{"port": 2, "name": "toolong"}, {"port": 1, "name": "long"}, {"port": 3}]}}"#;
+        let err = update(&c, &old, body, &validating()).unwrap_err();
+        // size and ports[1] (port 1, as stored) are unchanged: only the changed item fails.
+        assert_eq!(
+            err.to_string(),
+            r#"Widget.example.com "w" is invalid: spec.ports[0].name: Too long: may not be more than 3 bytes"#
+        );
+        // A create checks everything.
+        let create = DecodeOptions {
+            validate: true,
+            field_validation: FieldValidation::Strict,
+            ..DecodeOptions::default()
+        };
+        let err = crate::decode::request_in(&c, body, &create, Some("ns"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("spec.size: Invalid value: 11"), "{err}");
+    }
+
+    #[test]
+    fn strict_decoding_errors_come_first() {
+        let body =
+            br#"{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "v"}, "spec": {"x": 1}}"#;
+        let strict = DecodeOptions {
+            field_validation: FieldValidation::Strict,
+            ..validating()
+        };
+        assert_eq!(
+            update(&crd(false), &stored(), body, &strict).unwrap_err().to_string(),
+            r#"Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.x""#
+        );
+    }
+}

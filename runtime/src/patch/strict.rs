@@ -1,0 +1,326 @@
+//! Reading patch bodies as the patch handler does before applying them: strictly (its
+//! `kjson.UnmarshalStrict`, under fieldValidation Strict and Warn), and as the patch library
+//! reads them.
+
+use serde_json::Value;
+
+use super::json_patch::Operation;
+use crate::json::{self, MAX_STRICT_ERRORS};
+
+/// What strict decoding found in a patch body.
+#[derive(Debug, Default)]
+pub(super) struct Report {
+    /// The strict errors, in the handler's words and document order.
+    pub errors: Vec<String>,
+    /// Paths of repeated keys, in document order.
+    pub duplicates: Vec<String>,
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Object(_) => "object",
+        Value::Array(_) => "array",
+        Value::Number(_) => "number",
+        Value::Bool(_) => "bool",
+        Value::String(_) => "string",
+        Value::Null => "null",
+    }
+}
+
+/// The members of a JSON patch operation the handler's `jsonPatchOp` declares.
+const OP_MEMBERS: [&str; 4] = ["op", "path", "from", "value"];
+
+/// A JSON patch body decoded strictly into the handler's operations (`[]jsonPatchOp`): each
+/// error prefixed `json patch `.
+///
+/// # Errors
+/// Go's text for a body that is not an array of operations (`json: cannot unmarshal object
+/// into Go value of type []handlers.jsonPatchOp`), or whose `op`, `path` or `from` is not a
+/// string.
+pub(super) fn json_patch_ops(body: &[u8]) -> Result<Report, String> {
+    let decoded = json::decode(body).map_err(|e| e.message)?;
+    let items = match &decoded.value {
+        Value::Null => return Ok(Report::default()),
+        Value::Array(items) => items,
+        other => {
+            return Err(format!(
+                "json: cannot unmarshal {} into Go value of type []handlers.jsonPatchOp",
+                kind(other)
+            ));
+        }
+    };
+    // Go goes on after a type error and reports the first one at the end.
+    for item in items {
+        match item {
+            Value::Object(map) => {
+                for name in ["op", "path", "from"] {
+                    if let Some(v) = map.get(name).filter(|v| !v.is_string() && !v.is_null()) {
+                        return Err(format!(
+                            "json: cannot unmarshal {} into Go struct field jsonPatchOp.{name} of type string",
+                            kind(v)
+                        ));
+                    }
+                }
+            }
+            Value::Null => {}
+            other => {
+                return Err(format!(
+                    "json: cannot unmarshal {} into Go value of type handlers.jsonPatchOp",
+                    kind(other)
+                ));
+            }
+        }
+    }
+    let keys = op_keys(body);
+    let mut dups = decoded.duplicates.iter().peekable();
+    let mut errors = Vec::new();
+    for (i, keys) in keys.iter().enumerate() {
+        let prefix = format!("[{i}].");
+        let mut seen = std::collections::HashSet::new();
+        for key in keys {
+            let known = OP_MEMBERS.contains(&key.as_str());
+            let first = seen.insert(key.as_str());
+            let own = format!("{prefix}{key}");
+            if !first && dups.peek().is_some_and(|d| **d == own) {
+                dups.next();
+                if known {
+                    errors.push(format!("duplicate field {}", kstruct_schema::go::quote(&own)));
+                }
+            }
+            if !known {
+                errors.push(format!("unknown field {}", kstruct_schema::go::quote(&own)));
+            }
+            // Repeats inside the member's value come before the next member.
+            while let Some(d) = dups.peek().filter(|d| {
+                d.strip_prefix(own.as_str())
+                    .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
+            }) {
+                if known {
+                    errors.push(format!("duplicate field {}", kstruct_schema::go::quote(d)));
+                }
+                dups.next();
+            }
+        }
+    }
+    errors.truncate(MAX_STRICT_ERRORS);
+    Ok(Report {
+        errors: errors.into_iter().map(|e| format!("json patch {e}")).collect(),
+        duplicates: decoded.duplicates,
+    })
+}
+
+/// A merge patch body decoded strictly (into `map[string]interface{}`): its repeated keys.
+///
+/// # Errors
+/// Go's text for a body that is not JSON, or not an object or `null`.
+pub(super) fn merge_patch(body: &[u8]) -> Result<(Value, Report), String> {
+    let decoded = json::decode(body).map_err(|e| e.message)?;
+    match &decoded.value {
+        Value::Object(_) | Value::Null => {}
+        other => {
+            return Err(format!(
+                "json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
+                kind(other)
+            ));
+        }
+    }
+    let mut errors: Vec<String> = decoded
+        .duplicates
+        .iter()
+        .map(|d| format!("duplicate field {}", kstruct_schema::go::quote(d)))
+        .collect();
+    errors.truncate(MAX_STRICT_ERRORS);
+    Ok((
+        decoded.value,
+        Report {
+            errors,
+            duplicates: decoded.duplicates,
+        },
+    ))
+}
+
+/// The operations as the patch library reads them (`DecodePatch`: a JSON array of objects or
+/// `null`s; `null` is no operation at all).
+///
+/// # Errors
+/// Go's text for a body that is not JSON, or not such an array.
+pub(super) fn decode_operations(body: &[u8]) -> Result<Vec<Option<Operation>>, String> {
+    let decoded = json::decode(body).map_err(|e| e.message)?;
+    match decoded.value {
+        Value::Null => Ok(Vec::new()),
+        Value::Array(items) => items
+            .into_iter()
+            .map(|item| match item {
+                Value::Object(map) => Ok(Some(map)),
+                Value::Null => Ok(None),
+                other => Err(format!(
+                    "json: cannot unmarshal {} into Go value of type jsonpatch.Operation",
+                    kind(&other)
+                )),
+            })
+            .collect(),
+        other => Err(format!(
+            "json: cannot unmarshal {} into Go value of type jsonpatch.Patch",
+            kind(&other)
+        )),
+    }
+}
+
+/// The member names of each object in a top-level JSON array, in document order, repeats
+/// included (empty for items that are not objects). `body` is valid JSON.
+fn op_keys(body: &[u8]) -> Vec<Vec<String>> {
+    let mut s = Scan { b: body, i: 0 };
+    let mut out = Vec::new();
+    s.ws();
+    if !s.eat(b'[') {
+        return out;
+    }
+    loop {
+        s.ws();
+        if s.eat(b']') || s.i >= s.b.len() {
+            return out;
+        }
+        let mut keys = Vec::new();
+        if s.eat(b'{') {
+            loop {
+                s.ws();
+                if s.eat(b'}') || s.i >= s.b.len() {
+                    break;
+                }
+                let start = s.i;
+                s.string();
+                let key = json::decode(&s.b[start..s.i])
+                    .ok()
+                    .and_then(|d| d.value.as_str().map(str::to_string))
+                    .unwrap_or_default();
+                keys.push(key);
+                s.ws();
+                s.eat(b':');
+                s.value();
+                s.ws();
+                s.eat(b',');
+            }
+        } else {
+            s.value();
+        }
+        out.push(keys);
+        s.ws();
+        s.eat(b',');
+    }
+}
+
+/// A cursor over valid JSON.
+struct Scan<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl Scan<'_> {
+    fn ws(&mut self) {
+        while self.i < self.b.len() && matches!(self.b[self.i], b' ' | b'\t' | b'\n' | b'\r') {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, c: u8) -> bool {
+        let hit = self.b.get(self.i) == Some(&c);
+        self.i += usize::from(hit);
+        hit
+    }
+
+    /// Past a string starting at the cursor.
+    fn string(&mut self) {
+        self.i += 1;
+        while self.i < self.b.len() {
+            match self.b[self.i] {
+                b'\\' => self.i += 2,
+                b'"' => {
+                    self.i += 1;
+                    return;
+                }
+                _ => self.i += 1,
+            }
+        }
+    }
+
+    /// Past the value at the cursor, containers included (without recursion).
+    fn value(&mut self) {
+        self.ws();
+        let mut depth = 0usize;
+        while self.i < self.b.len() {
+            match self.b[self.i] {
+                b'"' => self.string(),
+                b'{' | b'[' => {
+                    depth += 1;
+                    self.i += 1;
+                }
+                b'}' | b']' if depth == 0 => return,
+                b'}' | b']' => {
+                    depth -= 1;
+                    self.i += 1;
+                    if depth == 0 {
+                        return;
+                    }
+                }
+                b',' if depth == 0 => return,
+                _ => self.i += 1,
+            }
+            if depth == 0 && self.b.get(self.i.wrapping_sub(1)) == Some(&b'"') {
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operations_strictly_in_document_order() {
+        let body = br#"[{"op": "add", "path": "/a", "value": {"k": 1, "k": 2}, "foo": 1, "path": "/b"},
+                        {"op": "add", "path": "/c", "path": "/d", "Op": "x"}, null]"#;
+        let report = json_patch_ops(body).unwrap();
+        assert_eq!(
+            report.errors,
+            [
+                r#"json patch duplicate field "[0].value.k""#,
+                r#"json patch unknown field "[0].foo""#,
+                r#"json patch duplicate field "[0].path""#,
+                r#"json patch duplicate field "[1].path""#,
+                r#"json patch unknown field "[1].Op""#,
+            ]
+        );
+        assert_eq!(
+            json_patch_ops(br#"{"op": "add"}"#).unwrap_err(),
+            "json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp"
+        );
+        assert_eq!(
+            json_patch_ops(br#"[{"op": "add", "path": 5}]"#).unwrap_err(),
+            "json: cannot unmarshal number into Go struct field jsonPatchOp.path of type string"
+        );
+        assert_eq!(
+            op_keys(br#" [ 1, "x", {"a" : [ {"b": 1} ], "c\"d": "}"} , {}]"#),
+            [vec![], vec![], vec!["a".to_string(), "c\"d".to_string()], vec![]]
+        );
+    }
+
+    #[test]
+    fn the_librarys_reading() {
+        assert_eq!(decode_operations(b"null").unwrap().len(), 0);
+        assert_eq!(
+            decode_operations(b"[1]").unwrap_err(),
+            "json: cannot unmarshal number into Go value of type jsonpatch.Operation"
+        );
+        assert_eq!(
+            decode_operations(br#"{"a": 1}"#).unwrap_err(),
+            "json: cannot unmarshal object into Go value of type jsonpatch.Patch"
+        );
+        let (_, report) = merge_patch(br#"{"a": {"b": 1, "b": 2}, "a": {}}"#).unwrap();
+        assert_eq!(report.errors, [r#"duplicate field "a.b""#, r#"duplicate field "a""#]);
+        assert_eq!(
+            merge_patch(b"[1]").unwrap_err(),
+            "json: cannot unmarshal array into Go value of type map[string]interface {}"
+        );
+    }
+}

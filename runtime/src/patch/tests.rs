@@ -1,0 +1,222 @@
+//! The patch handler's flow, end to end on a small CRD.
+
+use serde_json::{Value, json};
+
+use super::*;
+use crate::RegisteredCrd;
+
+fn crd() -> RegisteredCrd {
+    RegisteredCrd::new(
+        kstruct_schema::crd::CustomResourceDefinition::from_value(&json!({
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "widgets.example.com"},
+            "spec": {"group": "example.com", "scope": "Namespaced",
+                     "names": {"kind": "Widget", "plural": "widgets"},
+                     "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
+                         "type": "object",
+                         "properties": {"spec": {"type": "object", "properties": {
+                             "size": {"type": "integer", "minimum": 0},
+                             "mode": {"type": "string", "default": "fast"},
+                             "free": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}}}}}]}
+        }))
+        .unwrap(),
+    )
+}
+
+fn stored() -> Value {
+    json!({"apiVersion": "example.com/v1", "kind": "Widget",
+        "metadata": {"name": "w", "namespace": "ns", "resourceVersion": "5", "generation": 2},
+        "spec": {"size": 1}})
+}
+
+fn opts(field_validation: FieldValidation) -> DecodeOptions {
+    DecodeOptions {
+        field_validation,
+        validate: true,
+        ..DecodeOptions::default()
+    }
+}
+
+#[test]
+fn a_json_patch_that_does_not_apply_is_the_servers_422() {
+    let err = json(
+        &crd(),
+        &stored(),
+        br#"[{"op": "remove", "path": "/spec/x"}]"#,
+        &opts(FieldValidation::Warn),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the server rejected our request due to an error in our request"
+    );
+    assert_eq!(err.status().code, 422);
+    match err {
+        Error::PatchNotApplied { cause } => assert_eq!(
+            cause,
+            "error in remove for path: '/spec/x': Unable to remove nonexistent key: x: missing value"
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn bodies_the_handler_cannot_read() {
+    let c = crd();
+    let warn = opts(FieldValidation::Warn);
+    let ignore = opts(FieldValidation::Ignore);
+    let message = |r: Result<Decoded, Error>| r.unwrap_err().to_string();
+    assert_eq!(
+        message(json(&c, &stored(), br#"{"op": "add"}"#, &warn)),
+        "error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp"
+    );
+    assert_eq!(
+        message(json(&c, &stored(), br#"{"op": "add"}"#, &ignore)),
+        "json: cannot unmarshal object into Go value of type jsonpatch.Patch"
+    );
+    assert_eq!(message(merge(&c, &stored(), b"null", &warn)), "Invalid JSON Patch");
+    assert_eq!(message(merge(&c, &stored(), b"{", &ignore)), "Invalid JSON Patch");
+    assert_eq!(
+        message(merge(&c, &stored(), b"[1]", &warn)),
+        "error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}"
+    );
+    let ops: Vec<Value> = (0..10_001).map(|_| json!({"op": "test", "path": "/spec"})).collect();
+    let err = json(&c, &stored(), &serde_json::to_vec(&ops).unwrap(), &ignore).unwrap_err();
+    assert_eq!(err.status().code, 413);
+    assert_eq!(
+        err.to_string(),
+        "Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001"
+    );
+}
+
+#[test]
+fn strict_errors_quote_the_patched_object() {
+    let err = merge(
+        &crd(),
+        &stored(),
+        br#"{"spec": {"x": 1, "x": 2, "free": {"y": 1}}}"#,
+        &opts(FieldValidation::Strict),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#" "" is invalid: patch: Invalid value: "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"generation\":2,\"name\":\"w\",\"namespace\":\"ns\",\"resourceVersion\":\"5\"},\"spec\":{\"free\":{\"y\":1},\"mode\":\"fast\",\"size\":1,\"x\":2}}": strict decoding error: duplicate field "spec.x", unknown field "spec.x""#
+    );
+    assert_eq!(err.status().code, 422);
+    // A result that does not decode: the decoder's error, the patch's own dropped.
+    let err = json(
+        &crd(),
+        &stored(),
+        br#"[{"op": "remove", "path": "/kind", "why": 1}]"#,
+        &opts(FieldValidation::Strict),
+    )
+    .unwrap_err();
+    assert!(err.to_string().ends_with(r#"": Object 'Kind' is missing in '{"apiVersion":"example.com/v1","metadata":{"generation":2,"name":"w","namespace":"ns","resourceVersion":"5"},"spec":{"mode":"fast","size":1}}'"#), "{err}");
+}
+
+#[test]
+fn a_patched_object_is_updated_and_validated() {
+    let c = crd();
+    let out = merge(
+        &c,
+        &stored(),
+        br#"{"spec": {"size": 4, "mode": null}}"#,
+        &opts(FieldValidation::Strict),
+    )
+    .unwrap();
+    assert_eq!(out.object["spec"], json!({"size": 4, "mode": "fast"}));
+    assert_eq!(out.object["metadata"]["generation"], 3);
+    let err = json(
+        &c,
+        &stored(),
+        br#"[{"op": "replace", "path": "/spec/size", "value": -1}]"#,
+        &opts(FieldValidation::Strict),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#"Widget.example.com "w" is invalid: spec.size: Invalid value: -1: spec.size in body should be greater than or equal to 0"#
+    );
+    let err = merge(
+        &c,
+        &stored(),
+        br#"{"metadata": {"resourceVersion": "4"}}"#,
+        &opts(FieldValidation::Strict),
+    )
+    .unwrap_err();
+    assert_eq!(err.status().code, 409);
+    let err = merge(
+        &c,
+        &stored(),
+        br#"{"metadata": {"name": "v"}}"#,
+        &opts(FieldValidation::Strict),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the name of the object (v) does not match the name on the URL (w)"
+    );
+}
+
+#[test]
+fn apply_refuses_undeclared_fields_whatever_the_field_validation() {
+    let c = crd();
+    let body = b"apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  namespace: ns\n  bogus: 1\nspec:\n  size: 2\n  b: 1\n  a: 1\n  free: {anything: 1}\n";
+    let err = apply(&c, Some(&stored()), body, &opts(FieldValidation::Ignore)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "failed to create typed patch object (ns/w; example.com/v1, Kind=Widget): errors:\n  .metadata.bogus: field not declared in schema\n  .spec.a: field not declared in schema"
+    );
+    assert_eq!(err.status().code, 500);
+}
+
+#[test]
+fn apply_merges_into_the_stored_object_or_creates() {
+    let c = crd();
+    let body = b"apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  namespace: ns\nspec:\n  mode: slow\n  mode: safe\n";
+    let out = apply(&c, Some(&stored()), body, &opts(FieldValidation::Warn)).unwrap();
+    assert_eq!(out.object["spec"], json!({"size": 1, "mode": "safe"}));
+    assert_eq!(out.object["metadata"]["generation"], 3);
+    assert_eq!(out.warnings, [r#"line 8: key "mode" already set in map"#]);
+    let err = apply(&c, Some(&stored()), body, &opts(FieldValidation::Strict)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 8: key \"mode\" already set in map"
+    );
+    let created = apply(&c, None, body, &opts(FieldValidation::Ignore)).unwrap();
+    assert_eq!(
+        created.object,
+        json!({"apiVersion": "example.com/v1", "kind": "Widget",
+            "metadata": {"name": "w", "namespace": "ns", "generation": 1}, "spec": {"mode": "safe"}})
+    );
+}
+
+#[test]
+fn webhook_output_is_defaulted_validated_and_pruned_on_reading() {
+    let c = crd();
+    let sent = stored();
+    let patch = br#"[{"op": "add", "path": "/spec/extra", "value": 1}, {"op": "add", "path": "/metadata/labels", "value": {"a": "b"}}]"#;
+    let kept = webhook(&c, &sent, patch, Some(&stored()), &opts(FieldValidation::Warn)).unwrap();
+    assert_eq!(kept.object["spec"], json!({"size": 1, "mode": "fast"}));
+    assert_eq!(kept.object["metadata"]["labels"], json!({"a": "b"}));
+    assert_eq!(kept.unknown_fields, ["spec.extra"]);
+    let bad = br#"[{"op": "replace", "path": "/spec/size", "value": null}]"#;
+    let err = webhook(&c, &sent, bad, Some(&stored()), &opts(FieldValidation::Warn)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#"Widget.example.com "w" is invalid: spec.size: Invalid value: "null": spec.size in body must be of type integer: "null""#
+    );
+    let err = webhook(
+        &c,
+        &sent,
+        br#"[{"op": "test", "path": "/spec/size", "value": 2}]"#,
+        None,
+        &opts(FieldValidation::Warn),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "Internal error occurred: testing value /spec/size failed: test failed"
+    );
+    assert_eq!(err.status().code, 500);
+}

@@ -1,0 +1,131 @@
+//! What the API server keeps of a custom resource a mutating admission webhook patched.
+
+use serde_json::Value;
+
+use super::{json_patch, strict};
+use crate::decode::{self, DecodeOptions, Decoded, Resolve, Selected};
+use crate::pipeline::{Pipeline, PruneOptions};
+use crate::{Error, json};
+
+/// The object the API server keeps after a mutating admission webhook answered with the JSON
+/// patch `patch` for `object` (the object the server sent it, decoded from the request),
+/// for a create (`old` is `None`) or an update of the stored object `old`:
+///
+/// 1. the patch is applied as the admission dispatcher applies it ([`json_patch`]); a patch
+///    that is not a JSON array of operations, or does not apply, is the server's 500
+///    ([`Error::Internal`]);
+/// 2. the result is decoded without a schema: nothing is pruned and nothing is reported, but
+///    the CRD's defaults are applied;
+/// 3. with [`DecodeOptions::validate`], the create's or the update's steps and validation
+///    follow (a `null` or a wrong type the webhook wrote is a 422, as if the client had sent
+///    it; an unknown field is not an error);
+/// 4. the object is written with its unknown fields, and pruned, null-pruned, coerced and
+///    defaulted again whenever it is read back: the object returned is that reading, what the
+///    client and every reader see. [`Decoded::unknown_fields`] lists what the reading pruned
+///    (in the server's order: root metadata, then the rest sorted), which the server keeps in
+///    storage but never shows.
+///
+/// The pruning KEP says objects are pruned after mutating webhooks; the server does it through
+/// this storage round trip.
+///
+/// ```
+/// use kstruct::{DecodeOptions, RegisteredCrd};
+/// use serde_json::json;
+///
+/// let crd = RegisteredCrd::new(kstruct::schema::crd::CustomResourceDefinition::from_value(&json!({
+///     "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+///     "metadata": {"name": "widgets.example.com"},
+///     "spec": {"group": "example.com", "scope": "Namespaced",
+///              "names": {"kind": "Widget", "plural": "widgets"},
+///              "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
+///                  "type": "object",
+///                  "properties": {"spec": {"type": "object", "properties": {
+///                      "size": {"type": "integer"}, "mode": {"type": "string", "default": "fast"}}}}}}}]}
+/// })).unwrap());
+/// let sent = json!({"apiVersion": "example.com/v1", "kind": "Widget",
+///     "metadata": {"name": "w", "namespace": "default"}, "spec": {"size": 1}});
+/// let patch = br#"[{"op": "add", "path": "/spec/injected", "value": true},
+///                  {"op": "replace", "path": "/spec/size", "value": 3}]"#;
+///
+/// let kept = kstruct::patch::webhook(&crd, &sent, patch, None, &DecodeOptions::default()).unwrap();
+/// assert_eq!(kept.object["spec"], json!({"size": 3, "mode": "fast"}));
+/// assert_eq!(kept.unknown_fields, ["spec.injected"]);
+/// ```
+///
+/// # Errors
+/// As above.
+pub fn webhook<R: Resolve + ?Sized>(
+    target: &R,
+    object: &Value,
+    patch: &[u8],
+    old: Option<&Value>,
+    options: &DecodeOptions,
+) -> Result<Decoded, Error> {
+    let ops = strict::decode_operations(patch).map_err(Error::Internal)?;
+    let mut doc = object.clone();
+    if let Err(e) = json_patch::apply(&mut doc, &ops) {
+        json::dispose(doc);
+        return Err(Error::Internal(e));
+    }
+    let text = |k: &str| doc.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let (kind, api_version) = (text("kind"), text("apiVersion"));
+    if !doc.is_object() || kind.is_empty() {
+        let data = kstruct_schema::go::marshal_json(&doc);
+        json::dispose(doc);
+        return Err(Error::Internal(format!("Object 'Kind' is missing in '{data}'")));
+    }
+    let (group, version) = crate::parse_group_version(&api_version).unwrap_or(("", ""));
+    let pipeline = match target.resolve(group, version, &kind)? {
+        Selected::Crd { pipeline, .. } => pipeline,
+        Selected::Other => None,
+    };
+    if let Some(p) = pipeline {
+        p.default(&mut doc);
+    }
+    let (written, warnings) = match old {
+        None => decode::validated(target, doc, None, options.validate)?,
+        Some(old) => {
+            let old = decode::update_stored(target, old)?;
+            let updated = decode::update_finish(
+                target,
+                Decoded {
+                    object: doc,
+                    ..Decoded::default()
+                },
+                &old,
+                options.validate,
+            )?;
+            let warnings = updated.warnings.iter().map(str::to_string).collect();
+            (updated.object, warnings)
+        }
+    };
+    // What a reading of the written object prunes, for the report.
+    let mut unknown_fields = Vec::new();
+    if let (Some(p), Value::Object(map)) = (pipeline.filter(|p| !p.preserves_unknown_fields()), &written) {
+        let opts = crate::objectmeta::GetOptions {
+            return_unknown_field_paths: true,
+            ..Default::default()
+        };
+        if let Ok(found) = crate::objectmeta::get_object_meta(map, &opts) {
+            unknown_fields.extend(found.unknown_fields);
+        }
+        let mut copy = written.clone();
+        let report = p.prune(
+            &mut copy,
+            PruneOptions {
+                resource_root: true,
+                track_unknown_fields: true,
+            },
+        );
+        json::dispose(copy);
+        unknown_fields.extend(report.unknown_fields);
+    }
+    let read = decode::update_stored(target, &written)?;
+    json::dispose(written);
+    Ok(Decoded {
+        object: read,
+        warnings: warnings.into(),
+        unknown_fields: unknown_fields.into(),
+        ..Decoded::default()
+    })
+}
