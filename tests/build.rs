@@ -39,6 +39,10 @@ fn main() {
         own.schema_opt(stem, schema.as_ref());
     }
     own.crd_dir(manifest.join("../examples/crds"));
+    // The CRDs of the upstream field-validation cases (tests/field_validation.rs).
+    let noxu = manifest.join("testdata/noxu-crds.yaml");
+    println!("cargo:rerun-if-changed={}", noxu.display());
+    own.crd_file(&noxu);
     own.compile().expect("compiling our schemas");
     index.push_str("/// Our own schemas and the example CRDs.\npub mod own {\n    include!(concat!(env!(\"OUT_DIR\"), \"/own.rs\"));\n}\n");
 
