@@ -217,6 +217,94 @@ enum ObjectCommand<S: Args, D: Args> {
     /// unknown field checks (fieldValidation), metadata normalisation, pruning, embedded
     /// resources, defaulting.
     Decode(DecodeArgs<D>),
+    /// Apply a PATCH request body to a stored object as the API server does for custom
+    /// resources (`--type json`: RFC 6902, `merge`: RFC 7386, `apply`: a server-side apply
+    /// body), or (`--type webhook`) the JSON patch a mutating admission webhook returned for
+    /// the object in EXISTING; print what the server would store.
+    ///
+    /// Each input is one request body. The answer is decode's: the stored object, or with
+    /// `--report` one line {"error", "object", "unknownFields", "warnings"}.
+    Patch(PatchArgs<D>),
+}
+
+/// `patch`'s arguments, with `D` saying where the schemas come from.
+#[derive(Debug, Args)]
+struct PatchArgs<D: Args> {
+    #[command(flatten)]
+    select: D,
+    /// The patch type: `json` (application/json-patch+json), `merge`
+    /// (application/merge-patch+json), `apply` (application/apply-patch+yaml), or `webhook`
+    /// (a mutating webhook's JSON patch for the object in EXISTING).
+    #[arg(long = "type", value_enum, value_name = "TYPE")]
+    patch_type: PatchTypeArg,
+    /// The stored object (JSON or YAML); for `webhook`, the object the server sent the
+    /// webhook. Without it, `apply` creates the object.
+    #[arg(long, value_name = "EXISTING", required_unless_present = "apply_creates")]
+    existing: Option<PathBuf>,
+    /// `apply` without a stored object: the apply creates it.
+    #[arg(long, conflicts_with = "existing")]
+    apply_creates: bool,
+    /// For `webhook`: the stored object of an update (without it, the request is a create).
+    #[arg(long, value_name = "OLD")]
+    old: Option<PathBuf>,
+    /// The request's fieldValidation: Strict, Warn (the default) or Ignore.
+    #[arg(long, value_enum, value_name = "MODE", default_value = "Warn", ignore_case = true)]
+    field_validation: FieldValidationArg,
+    /// Go on as the server does after decoding: the update's (or create's) validation
+    /// (ObjectMeta, values with ratcheting, scale paths, embedded resources, list types).
+    #[arg(long)]
+    validate: bool,
+    /// The largest request body, in bytes, accepted as the API server accepts it.
+    #[arg(long, value_name = "BYTES", default_value_t = kstruct::decode::API_SERVER_MAX_BODY_SIZE)]
+    max_body_size: usize,
+    /// Print one report per request: {"error", "object", "unknownFields", "warnings"}.
+    #[arg(long)]
+    report: bool,
+    /// Request bodies, each file one body; standard input when none (or `-`).
+    inputs: Vec<PathBuf>,
+}
+
+/// `patch --type` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum PatchTypeArg {
+    Json,
+    Merge,
+    Apply,
+    Webhook,
+}
+
+impl<D: Args> PatchArgs<D> {
+    /// Reads the stored objects and runs the requests with `endpoint`.
+    fn run(&self, endpoint: &commands::decode::Endpoint) -> Result<commands::Outcome, String> {
+        use commands::decode::{Verb, read_object, run_requests};
+        use kstruct::patch::PatchType;
+        let verb = match self.patch_type {
+            PatchTypeArg::Json => Verb::Patch(PatchType::Json),
+            PatchTypeArg::Merge => Verb::Patch(PatchType::Merge),
+            PatchTypeArg::Apply => Verb::Patch(PatchType::Apply),
+            PatchTypeArg::Webhook => Verb::Webhook,
+        };
+        if self.apply_creates && verb != Verb::Patch(PatchType::Apply) {
+            return Err("--apply-creates goes with --type apply; the other types need --existing".into());
+        }
+        if self.old.is_some() && verb != Verb::Webhook {
+            return Err("--old goes with --type webhook".into());
+        }
+        let existing = self.existing.as_deref().map(read_object).transpose()?;
+        let old = self.old.as_deref().map(read_object).transpose()?;
+        let mode = commands::decode::Mode {
+            validate: self.validate,
+            namespace: None,
+            max_body_size: self.max_body_size,
+            field_validation: self.field_validation.into(),
+            storage: false,
+            report: self.report,
+            body: true,
+            format: kstruct::BodyFormat::Auto,
+            update: None,
+        };
+        run_requests(endpoint, &mode, verb, existing.as_ref(), old.as_ref(), &self.inputs)
+    }
 }
 
 /// `kstruct decode`'s endpoint: CRD files or a bare schema file.
@@ -282,6 +370,12 @@ struct DecodeArgs<D: Args> {
     /// first non-space byte is `{`, as kubectl decides).
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "auto")]
     format: FormatArg,
+    /// Send each document as a PUT (update) of the stored object in EXISTING (JSON or YAML),
+    /// as the update handler and registry treat it: name and namespace checks, resourceVersion
+    /// (409 on a stale one, 422 when absent), generation, uid, timestamps and status from the
+    /// stored object; with `--validate`, the update's validation with ratcheting.
+    #[arg(long, value_name = "EXISTING", conflicts_with_all = ["storage", "namespace"])]
+    update: Option<PathBuf>,
     /// Input files, each a stream of JSON values or YAML documents (YAML documents are sent
     /// as YAML bodies); standard input when none (or `-`).
     inputs: Vec<PathBuf>,
@@ -289,8 +383,10 @@ struct DecodeArgs<D: Args> {
 
 impl<D: Args> DecodeArgs<D> {
     /// How to decode and print.
-    fn mode(&self) -> commands::decode::Mode {
-        commands::decode::Mode {
+    fn mode(&self) -> Result<commands::decode::Mode, String> {
+        let update = self.update.as_deref().map(commands::decode::read_object).transpose()?;
+        Ok(commands::decode::Mode {
+            update,
             validate: self.validate,
             namespace: self.namespace.clone(),
             max_body_size: self.max_body_size,
@@ -303,7 +399,7 @@ impl<D: Args> DecodeArgs<D> {
                 FormatArg::Json => kstruct::BodyFormat::Json,
                 FormatArg::Yaml => kstruct::BodyFormat::Yaml,
             },
-        }
+        })
     }
 }
 
@@ -375,6 +471,7 @@ pub fn main() -> ExitCode {
                 ObjectCommand::Nulls { target } => run(Op::Nulls, &target),
                 ObjectCommand::Default { target } => run(Op::Default, &target),
                 ObjectCommand::Decode(args) => commands::decode::run(&args),
+                ObjectCommand::Patch(args) => commands::decode::load(&args.select).and_then(|e| args.run(&e)),
             }
         }
         #[cfg(feature = "compile")]

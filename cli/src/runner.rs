@@ -61,6 +61,7 @@ pub fn main(registry: &'static Registry) -> ExitCode {
         Command::Nulls { target } => transform(registry, transform::Op::Nulls, &target),
         Command::Default { target } => transform(registry, transform::Op::Default, &target),
         Command::Decode(args) => decode(registry, &args),
+        Command::Patch(args) => endpoint(registry, &args.select).and_then(|e| args.run(&e)),
     };
     commands::exit_code(result)
 }
@@ -108,14 +109,15 @@ fn transform(registry: &'static Registry, op: transform::Op, target: &Target<Sel
     transform::run_with(op, &schemas, target.report, &target.inputs)
 }
 
-fn decode(registry: &'static Registry, args: &DecodeArgs<Select>) -> Result<Outcome, String> {
-    let endpoint = match bare(registry, &args.select)? {
+/// The compiled schemas `select` picks, as an endpoint.
+fn endpoint(registry: &'static Registry, select: &Select) -> Result<decode::Endpoint, String> {
+    Ok(match bare(registry, select)? {
         Some(p) => decode::Endpoint::CompiledSchema(p),
-        None => decode::Endpoint::compiled(
-            selected_crds(registry, &args.select)?,
-            registry,
-            args.select.version.clone(),
-        )?,
-    };
-    decode::run_with(&endpoint, args.mode(), &args.inputs)
+        None => decode::Endpoint::compiled(selected_crds(registry, select)?, registry, select.version.clone())?,
+    })
+}
+
+fn decode(registry: &'static Registry, args: &DecodeArgs<Select>) -> Result<Outcome, String> {
+    let endpoint = endpoint(registry, &args.select)?;
+    decode::run_with(&endpoint, args.mode()?, &args.inputs)
 }

@@ -885,3 +885,112 @@ spec:
     assert_eq!(lines[0]["error"], serde_json::Value::Null, "{}", stdout(&o));
     assert_eq!(lines[1]["error"], "Request entity too large: limit is 110");
 }
+
+/// A Widget as the server stores it, for `--update`, `--existing` and `--old`.
+const STORED: &str = r#"{"apiVersion": "example.com/v1", "kind": "Widget",
+  "metadata": {"name": "w", "namespace": "ns", "uid": "u1", "resourceVersion": "9", "generation": 1},
+  "spec": {"size": 1}}"#;
+
+#[test]
+fn decode_update_puts_each_document_on_the_stored_object() {
+    let crd = fixture("crd.yaml", CRD);
+    let stored = fixture("stored.json", STORED);
+    let bodies = r#"{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "resourceVersion": "9"}, "spec": {"size": 2, "x": 1}}
+{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "resourceVersion": "8"}}
+{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}}"#;
+    let o = kstruct(
+        &[
+            "decode",
+            "--crd",
+            crd.to_str().unwrap(),
+            "--update",
+            stored.to_str().unwrap(),
+            "--report",
+        ],
+        bodies,
+    );
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[0]["object"]["metadata"]["generation"], 2);
+    assert_eq!(lines[0]["object"]["metadata"]["uid"], "u1");
+    assert_eq!(lines[0]["warnings"], serde_json::json!([r#"unknown field "spec.x""#]));
+    assert_eq!(
+        lines[1]["error"],
+        r#"Operation cannot be fulfilled on widgets.example.com "w": the object has been modified; please apply your changes to the latest version and try again"#
+    );
+    assert_eq!(
+        lines[2]["error"],
+        r#"widgets.example.com "w" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update"#
+    );
+    assert_eq!(lines[2]["line"], 3);
+}
+
+#[test]
+fn patch_applies_each_type_as_the_server_does() {
+    let crd = fixture("crd.yaml", CRD);
+    let stored = fixture("stored.json", STORED);
+    let (crd, stored) = (crd.to_str().unwrap(), stored.to_str().unwrap());
+    let run = |kind: &str, extra: &[&str], body: &str| {
+        let mut args = vec!["patch", "--crd", crd, "--type", kind];
+        args.extend_from_slice(extra);
+        kstruct(&args, body)
+    };
+    let o = run("merge", &["--existing", stored], r#"{"spec": {"size": 3, "y": 1}}"#);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let object: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(object["spec"]["size"], 3);
+    assert_eq!(object["metadata"]["generation"], 2);
+    assert!(
+        stderr(&o).contains(r#"Warning: <stdin>:1: unknown field "spec.y""#),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = run(
+        "json",
+        &["--existing", stored, "--report"],
+        r#"[{"op": "remove", "path": "/spec/missing"}]"#,
+    );
+    assert_eq!(code(&o), 1);
+    let report: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        report["error"],
+        "the server rejected our request due to an error in our request"
+    );
+
+    let o = run(
+        "json",
+        &["--existing", stored, "--field-validation", "Strict"],
+        r#"[{"op": "add", "path": "/spec/size", "value": 2, "why": "more"}]"#,
+    );
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).ends_with("strict decoding error: json patch unknown field \"[0].why\"\n"),
+        "{}",
+        stderr(&o)
+    );
+
+    let apply = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: ns}\nspec: {size: 5}\n";
+    let o = run("apply", &["--existing", stored], apply);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains(r#""size":5"#));
+    let o = run("apply", &["--apply-creates"], apply);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).starts_with(
+        r#"{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"generation":1,"name":"w","namespace":"ns"}"#
+    ));
+
+    let o = run(
+        "webhook",
+        &["--existing", stored, "--report"],
+        r#"[{"op": "add", "path": "/spec/injected", "value": true}]"#,
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let report: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(report["unknownFields"], serde_json::json!(["spec.injected"]));
+    assert_eq!(report["object"]["spec"], serde_json::json!({"size": 1}));
+
+    // Usage: json and merge need the stored object.
+    assert_eq!(code(&run("json", &[], "[]")), 2);
+    assert_eq!(code(&run("merge", &["--apply-creates"], "{}")), 2);
+}

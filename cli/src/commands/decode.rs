@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use kstruct::compiled::{self, CompiledCrd};
 use kstruct::decode::{DecodeReport, Resolve, Selected, TextList};
 use kstruct::{DecodeOptions, Decoded, Error, FieldValidation, Interpreter, Pipeline, RegisteredCrd, Registry};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::Outcome;
 use crate::inputs::{open_input, read_head, write_line};
@@ -164,6 +164,58 @@ impl Endpoint {
     }
 }
 
+/// A request on a stored object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verb {
+    /// PUT (`kstruct decode --update`).
+    Update,
+    /// PATCH of a type.
+    Patch(kstruct::patch::PatchType),
+    /// A mutating webhook's JSON patch.
+    Webhook,
+}
+
+/// `verb` on `target`, as [`Endpoint::verb`] describes.
+fn run_verb<R: Resolve + ?Sized>(
+    target: &R,
+    verb: Verb,
+    existing: Option<&Value>,
+    old: Option<&Value>,
+    body: &[u8],
+    options: &DecodeOptions,
+) -> Result<Decoded, Error> {
+    match (verb, existing) {
+        (Verb::Update, Some(e)) => kstruct::decode::update(target, e, body, options),
+        (Verb::Patch(t), e) => kstruct::patch::patch(target, e, body, t, options),
+        (Verb::Webhook, Some(e)) => kstruct::patch::webhook(target, e, body, old, options),
+        (_, None) => Err(Error::NotFound),
+    }
+}
+
+impl Endpoint {
+    /// A request on the stored object `existing`: a PUT of `body`, a patch, or the JSON patch
+    /// a mutating webhook returned for `existing` (then `old` is the stored object of an
+    /// update, `None` for a create).
+    pub fn verb(
+        &self,
+        verb: Verb,
+        existing: Option<&Value>,
+        old: Option<&Value>,
+        body: &[u8],
+        options: &DecodeOptions,
+    ) -> Result<Decoded, Error> {
+        use kstruct::decode::OneVersion;
+        match self {
+            Endpoint::Schema(p) => run_verb(&OneVersion(&**p), verb, existing, old, body, options),
+            Endpoint::CompiledSchema(p) => run_verb(&OneVersion(*p), verb, existing, old, body, options),
+            Endpoint::CompiledCrd(c, v) => run_verb(&only(*c, v), verb, existing, old, body, options),
+            Endpoint::Compiled(r, v) => run_verb(&only(*r, v), verb, existing, old, body, options),
+            Endpoint::Crd(c) => run_verb(&**c, verb, existing, old, body, options),
+            Endpoint::Crds(r) => run_verb(r, verb, existing, old, body, options),
+        }
+    }
+}
+
 impl Endpoint {
     /// The write path to bytes (see [`kstruct::decode::request_bytes`]).
     fn decode_bytes(
@@ -213,7 +265,27 @@ fn only<'a, R: Resolve + ?Sized>(inner: &'a R, version: &'a Option<String>) -> O
 /// Decodes every document of every input (`--crd`/`--schema` of `args`).
 pub fn run(args: &crate::DecodeArgs<crate::DecodeEndpoint>) -> Result<Outcome, String> {
     let endpoint = Endpoint::load(&args.select)?;
-    run_with(&endpoint, args.mode(), &args.inputs)
+    run_with(&endpoint, args.mode()?, &args.inputs)
+}
+
+/// The endpoint of `kstruct patch`'s `--crd`/`--schema`.
+pub fn load(args: &crate::DecodeEndpoint) -> Result<Endpoint, String> {
+    Endpoint::load(args)
+}
+
+/// The one object a file holds (JSON or YAML), for `--update`, `--existing` and `--old`.
+pub fn read_object(path: &std::path::Path) -> Result<Value, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let origin = path.display().to_string();
+    let mut docs = kstruct::input::read_documents(&bytes, &origin).into_iter();
+    let first = docs.next().ok_or_else(|| format!("{origin}: no object in the file"))?;
+    if docs.next().is_some() {
+        return Err(format!("{origin}: holds several documents; give one stored object"));
+    }
+    match first.value.map_err(|e| e.to_string())? {
+        v @ Value::Object(_) => Ok(v),
+        _ => Err(format!("{origin}: the stored object is not a JSON or YAML object")),
+    }
 }
 
 /// How to decode and print.
@@ -235,6 +307,8 @@ pub struct Mode {
     pub body: bool,
     /// `--format`: the content type of every body (`Auto`: per body, as kubectl decides).
     pub format: kstruct::BodyFormat,
+    /// `--update EXISTING`: each body is a PUT of the stored object `EXISTING`.
+    pub update: Option<Value>,
 }
 
 /// Decodes every document of `inputs` with `endpoint`. JSON streams are read a document at a
@@ -303,6 +377,40 @@ pub fn run_with(endpoint: &Endpoint, args: Mode, inputs: &[PathBuf]) -> Result<O
     Ok(if run.failed { Outcome::Findings } else { Outcome::Clean })
 }
 
+/// Sends each input, whole, as one request body of `verb` on `existing` (see
+/// [`Endpoint::verb`]), and prints the answers as `decode` prints them.
+pub fn run_requests(
+    endpoint: &Endpoint,
+    args: &Mode,
+    verb: Verb,
+    existing: Option<&Value>,
+    old: Option<&Value>,
+    inputs: &[PathBuf],
+) -> Result<Outcome, String> {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut run = Run {
+        endpoint,
+        args,
+        buf: Vec::new(),
+        failed: false,
+        messages: std::io::BufWriter::new(std::io::stderr().lock()),
+    };
+    let stdin = [PathBuf::from("-")];
+    let paths = if inputs.is_empty() { &stdin[..] } else { inputs };
+    for path in paths {
+        let (origin, mut reader) = open_input(path)?;
+        let mut body = Vec::new();
+        reader.read_to_end(&mut body).map_err(|e| format!("{origin}: {e}"))?;
+        let options = run.options(kstruct::BodyFormat::Auto);
+        let result = endpoint.verb(verb, existing, old, &body, &options);
+        run.print(&mut out, &origin, 1, result)?;
+    }
+    out.flush().map_err(|e| e.to_string())?;
+    run.messages.flush().map_err(|e| e.to_string())?;
+    Ok(if run.failed { Outcome::Findings } else { Outcome::Clean })
+}
+
 /// One decode run: the endpoint, the options, the output buffer reused for every document.
 struct Run<'a> {
     endpoint: &'a Endpoint,
@@ -324,7 +432,12 @@ impl Run<'_> {
         stream: &mut kstruct::input::JsonStream<R>,
     ) -> Result<bool, String> {
         let args = self.args;
-        if args.report || args.storage || args.validate || args.format == kstruct::BodyFormat::Yaml {
+        if args.report
+            || args.storage
+            || args.validate
+            || args.update.is_some()
+            || args.format == kstruct::BodyFormat::Yaml
+        {
             return Ok(false);
         }
         let options = self.options(kstruct::BodyFormat::Json);
@@ -398,6 +511,10 @@ impl Run<'_> {
         // and the storage path go through the object.
         let result = match body {
             Err(e) => Err(e),
+            Ok(body) if args.update.is_some() => {
+                self.endpoint
+                    .verb(Verb::Update, args.update.as_ref(), None, body, &options)
+            }
             Ok(body) if !args.report && !args.storage => {
                 self.buf.clear();
                 match self
@@ -421,6 +538,20 @@ impl Run<'_> {
         {
             return Ok(true);
         }
+        self.print(out, origin, doc_line, result)?;
+        Ok(false)
+    }
+
+    /// Prints a document's answer: the stored object (or its report line) on `out`, warnings
+    /// and errors on the standard error.
+    pub(crate) fn print(
+        &mut self,
+        out: &mut impl std::io::Write,
+        origin: &str,
+        doc_line: usize,
+        result: Result<Decoded, Error>,
+    ) -> Result<(), String> {
+        let args = self.args;
         let line = match result {
             Ok(decoded) => {
                 if args.report {
@@ -452,7 +583,7 @@ impl Run<'_> {
                         Some(c) => writeln!(self.messages, "kstruct: {origin}:{line}:{c}: {message}"),
                         None => writeln!(self.messages, "kstruct: {origin}:{line}: {message}"),
                     };
-                    return Ok(false);
+                    return Ok(());
                 }
                 let mut report = json!({
                     "object": null, "unknownFields": [], "warnings": [], "error": message,
@@ -467,7 +598,7 @@ impl Run<'_> {
         write_line(out, &line).map_err(|e| e.to_string())?;
         // Objects may nest 10,000 levels; dropping them must not recurse.
         kstruct::json::dispose(line);
-        Ok(false)
+        Ok(())
     }
 }
 
