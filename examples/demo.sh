@@ -27,17 +27,17 @@ echo "\$ kstruct decode --field-validation Strict --report --crd $crd $manifests
 kstruct decode --field-validation Strict --report --crd "$crd" "$manifests" || echo "(exit $?: the API server would reject these)"
 echo
 stored=examples/stored/nightly.yaml
-echo "\$ kstruct decode --crd $crd --update $stored --validate --report examples/patches/update.yaml   # a PUT of the stored Backup"
-kstruct decode --crd "$crd" --update "$stored" --validate --report examples/patches/update.yaml
+echo "\$ kstruct decode --crd $crd --update $stored --report examples/patches/update.yaml   # a PUT of the stored Backup"
+kstruct decode --crd "$crd" --update "$stored" --report examples/patches/update.yaml
 echo
 echo "\$ kstruct patch --crd $crd --type merge --existing $stored --report examples/patches/merge.json"
 kstruct patch --crd "$crd" --type merge --existing "$stored" --report examples/patches/merge.json
 echo
-echo "\$ kstruct patch --crd $crd --type json --existing $stored --validate examples/patches/json-patch.json"
-kstruct patch --crd "$crd" --type json --existing "$stored" --validate examples/patches/json-patch.json || echo "(exit $?: the API server would refuse it)"
+echo "\$ kstruct patch --crd $crd --type json --existing $stored examples/patches/json-patch.json"
+kstruct patch --crd "$crd" --type json --existing "$stored" examples/patches/json-patch.json || echo "(exit $?: the API server would refuse it)"
 echo
-echo "\$ kstruct patch --crd $crd --type apply --existing $stored --validate examples/patches/apply.yaml   # server-side apply"
-kstruct patch --crd "$crd" --type apply --existing "$stored" --validate examples/patches/apply.yaml
+echo "\$ kstruct patch --crd $crd --type apply --existing $stored examples/patches/apply.yaml   # server-side apply"
+kstruct patch --crd "$crd" --type apply --existing "$stored" examples/patches/apply.yaml
 echo
-echo "\$ kstruct patch --crd $crd --type webhook --existing $stored --report examples/patches/webhook.json   # after a mutating webhook"
-kstruct patch --crd "$crd" --type webhook --existing "$stored" --report examples/patches/webhook.json
+echo "\$ kstruct patch --crd $crd --type webhook --existing $stored --old $stored --report examples/patches/webhook.json   # a webhook patching an update"
+kstruct patch --crd "$crd" --type webhook --existing "$stored" --old "$stored" --report examples/patches/webhook.json

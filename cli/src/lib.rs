@@ -238,10 +238,11 @@ struct PatchArgs<D: Args> {
     #[arg(long = "type", value_enum, value_name = "TYPE")]
     patch_type: PatchTypeArg,
     /// The stored object (JSON or YAML); for `webhook`, the object the server sent the
-    /// webhook. Without it, `apply` creates the object.
+    /// webhook. An empty file means nothing is stored: an `apply` creates the object, a JSON
+    /// or merge patch gets the server's 404.
     #[arg(long, value_name = "EXISTING", required_unless_present = "apply_creates")]
     existing: Option<PathBuf>,
-    /// `apply` without a stored object: the apply creates it.
+    /// `apply` without a stored object (as an empty EXISTING): the apply creates it.
     #[arg(long, conflicts_with = "existing")]
     apply_creates: bool,
     /// For `webhook`: the stored object of an update (without it, the request is a create).
@@ -250,10 +251,11 @@ struct PatchArgs<D: Args> {
     /// The request's fieldValidation: Strict, Warn (the default) or Ignore.
     #[arg(long, value_enum, value_name = "MODE", default_value = "Warn", ignore_case = true)]
     field_validation: FieldValidationArg,
-    /// Go on as the server does after decoding: the update's (or create's) validation
-    /// (ObjectMeta, values with ratcheting, scale paths, embedded resources, list types).
+    /// Skip the update's (or create's) validation (ObjectMeta, values with ratcheting, scale
+    /// paths, embedded resources, list types), which the server runs and `patch` runs by
+    /// default.
     #[arg(long)]
-    validate: bool,
+    no_validate: bool,
     /// The largest request body, in bytes, accepted as the API server accepts it.
     #[arg(long, value_name = "BYTES", default_value_t = kstruct::decode::API_SERVER_MAX_BODY_SIZE)]
     max_body_size: usize,
@@ -290,10 +292,14 @@ impl<D: Args> PatchArgs<D> {
         if self.old.is_some() && verb != Verb::Webhook {
             return Err("--old goes with --type webhook".into());
         }
-        let existing = self.existing.as_deref().map(read_object).transpose()?;
+        // An empty EXISTING: nothing is stored.
+        let existing = match self.existing.as_deref() {
+            Some(path) => commands::decode::read_stored(path)?,
+            None => None,
+        };
         let old = self.old.as_deref().map(read_object).transpose()?;
         let mode = commands::decode::Mode {
-            validate: self.validate,
+            validate: !self.no_validate,
             namespace: None,
             max_body_size: self.max_body_size,
             field_validation: self.field_validation.into(),
@@ -373,7 +379,7 @@ struct DecodeArgs<D: Args> {
     /// Send each document as a PUT (update) of the stored object in EXISTING (JSON or YAML),
     /// as the update handler and registry treat it: name and namespace checks, resourceVersion
     /// (409 on a stale one, 422 when absent), generation, uid, timestamps and status from the
-    /// stored object; with `--validate`, the update's validation with ratcheting.
+    /// stored object, and the update's validation with ratcheting (`--validate` is implied).
     #[arg(long, value_name = "EXISTING", conflicts_with_all = ["storage", "namespace"])]
     update: Option<PathBuf>,
     /// Input files, each a stream of JSON values or YAML documents (YAML documents are sent
@@ -386,8 +392,9 @@ impl<D: Args> DecodeArgs<D> {
     fn mode(&self) -> Result<commands::decode::Mode, String> {
         let update = self.update.as_deref().map(commands::decode::read_object).transpose()?;
         Ok(commands::decode::Mode {
+            // The server validates every update.
+            validate: self.validate || update.is_some(),
             update,
-            validate: self.validate,
             namespace: self.namespace.clone(),
             max_body_size: self.max_body_size,
             field_validation: self.field_validation.into(),

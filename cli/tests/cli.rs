@@ -990,6 +990,24 @@ fn patch_applies_each_type_as_the_server_does() {
     assert_eq!(report["unknownFields"], serde_json::json!(["spec.injected"]));
     assert_eq!(report["object"]["spec"], serde_json::json!({"size": 1}));
 
+    // An empty EXISTING: nothing is stored; an apply creates, a merge patch gets the 404.
+    let empty = fixture("empty.yaml", "");
+    let o = run("apply", &["--existing", empty.to_str().unwrap()], apply);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = run("merge", &["--existing", empty.to_str().unwrap(), "--report"], "{}");
+    assert_eq!(code(&o), 1);
+    assert!(
+        stdout(&o).contains(r#""error":"the object to patch does not exist""#),
+        "{}",
+        stdout(&o)
+    );
+    // Validation is on unless asked off.
+    let invalid = r#"{"spec": {"size": "big"}}"#;
+    assert_eq!(code(&run("merge", &["--existing", stored], invalid)), 1);
+    assert_eq!(
+        code(&run("merge", &["--existing", stored, "--no-validate"], invalid)),
+        0
+    );
     // Usage: json and merge need the stored object.
     assert_eq!(code(&run("json", &[], "[]")), 2);
     assert_eq!(code(&run("merge", &["--apply-creates"], "{}")), 2);

@@ -273,6 +273,16 @@ pub fn load(args: &crate::DecodeEndpoint) -> Result<Endpoint, String> {
     Endpoint::load(args)
 }
 
+/// The stored object of `patch --existing`: `None` when the file holds no document (nothing is
+/// stored), the one object otherwise.
+pub fn read_stored(path: &std::path::Path) -> Result<Option<Value>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if kstruct::input::read_documents(&bytes, &path.display().to_string()).is_empty() {
+        return Ok(None);
+    }
+    read_object(path).map(Some)
+}
+
 /// The one object a file holds (JSON or YAML), for `--update`, `--existing` and `--old`.
 pub fn read_object(path: &std::path::Path) -> Result<Value, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -82,23 +82,29 @@ pub fn update<R: Resolve + ?Sized>(
         ..*options
     };
     let decoded = request_in(target, body, &decode, None)?;
-    update_finish(target, decoded, &old, options.validate)
+    let answer = update_finish(target, decoded, &old, options.validate, true);
+    crate::json::dispose(old);
+    answer
 }
 
 /// The stored object as the server reads it back.
 pub(crate) fn update_stored<R: Resolve + ?Sized>(target: &R, existing: &Value) -> Result<Value, Error> {
-    let bytes = serde_json::to_vec(existing).map_err(|e| Error::Crd(e.to_string()))?;
-    Ok(super::storage(target, &bytes)?.object)
+    // Go's encoding, which writes deep values without recursion.
+    let bytes = kstruct_schema::go::marshal_json(existing);
+    Ok(super::storage(target, bytes.as_bytes())?.object)
 }
 
-/// What the update handler and the registry do after decoding (see [`update`]).
+/// What the update handler and the registry do after decoding (see [`update`]);
+/// `handler_checks`: the handler's checks of the client's body (namespace, name, the uid
+/// precondition), which an object a webhook returned does not go through.
 pub(crate) fn update_finish<R: Resolve + ?Sized>(
     target: &R,
     mut decoded: Decoded,
     old: &Value,
     validate: bool,
+    handler_checks: bool,
 ) -> Result<Decoded, Error> {
-    match update_object(target, &mut decoded.object, old, validate) {
+    match update_object(target, &mut decoded.object, old, validate, handler_checks) {
         Ok(warnings) => {
             if !warnings.is_empty() {
                 let mut all: Vec<String> = decoded.warnings.iter().map(str::to_string).collect();
@@ -133,6 +139,7 @@ fn update_object<R: Resolve + ?Sized>(
     new: &mut Value,
     old: &Value,
     validate: bool,
+    handler_checks: bool,
 ) -> Result<Vec<String>, Error> {
     let kind = text(new, "/kind").to_string();
     let ctx = match crate::parse_group_version(text(new, "/apiVersion")) {
@@ -146,9 +153,11 @@ fn update_object<R: Resolve + ?Sized>(
     // The handler: the URL names the stored object's namespace and name.
     let old_ns = text(old, "/metadata/namespace").to_string();
     let namespaced = ctx.as_ref().map_or(!old_ns.is_empty(), |c| c.namespaced);
-    validation::apply_request_namespace(new, namespaced, Some(&old_ns)).map_err(bad_request)?;
     let (name, old_name) = (text(new, "/metadata/name").to_string(), text(old, "/metadata/name"));
-    if name != old_name {
+    if handler_checks {
+        validation::apply_request_namespace(new, namespaced, Some(&old_ns)).map_err(bad_request)?;
+    }
+    if handler_checks && name != old_name {
         return Err(bad_request(format!(
             "the name of the object ({name}) does not match the name on the URL ({old_name})"
         )));
@@ -167,7 +176,7 @@ fn update_object<R: Resolve + ?Sized>(
     };
     // The storage: a uid in the body is a precondition.
     let (uid, old_uid) = (text(new, "/metadata/uid"), text(old, "/metadata/uid"));
-    if !uid.is_empty() && uid != old_uid {
+    if handler_checks && !uid.is_empty() && uid != old_uid {
         let key = match old_ns.as_str() {
             "" => format!("/registry/{group}/{plural}/{name}"),
             ns => format!("/registry/{group}/{plural}/{ns}/{name}"),
@@ -180,9 +189,12 @@ fn update_object<R: Resolve + ?Sized>(
             name,
         });
     }
-    // The registry: custom resources allow no unconditional update.
+    // The registry: custom resources allow no unconditional update. Versions are numbers
+    // (`07` is `7`); text that is not one is compared as it is.
     let rv = text(new, "/metadata/resourceVersion");
-    if rv.is_empty() || rv == "0" {
+    let number = |v: &str| v.parse::<u64>().ok().filter(|_| v.bytes().all(|b| b.is_ascii_digit()));
+    let old_rv = text(old, "/metadata/resourceVersion");
+    if rv.is_empty() || number(rv) == Some(0) {
         let errors = vec![FieldError::invalid(
             &Path::new("metadata").child("resourceVersion"),
             BadValue::Raw("0x0".into()),
@@ -190,7 +202,11 @@ fn update_object<R: Resolve + ?Sized>(
         )];
         return Err(invalid(&group, &plural, &name, errors));
     }
-    if rv != text(old, "/metadata/resourceVersion") {
+    let same = match (number(rv), number(old_rv)) {
+        (Some(a), Some(b)) => a == b,
+        _ => rv == old_rv,
+    };
+    if !same {
         return Err(Error::Conflict {
             resource,
             name,
@@ -363,6 +379,40 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("spec.size: Invalid value: 11"), "{err}");
+    }
+
+    #[test]
+    fn ratcheting_matches_map_list_items_by_key_whatever_their_order() {
+        let crd = RegisteredCrd::new(
+            kstruct_schema::crd::CustomResourceDefinition::from_value(&json!({
+                "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+                "metadata": {"name": "widgets.example.com"},
+                "spec": {"group": "example.com", "scope": "Namespaced",
+                         "names": {"kind": "Widget", "plural": "widgets"},
+                         "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
+                             "type": "object",
+                             "properties": {"spec": {"type": "object", "properties": {
+                                 "ports": {"type": "array", "maxItems": 1, "x-kubernetes-list-type": "map",
+                                     "x-kubernetes-list-map-keys": ["port"],
+                                     "items": {"type": "object", "required": ["port"], "properties": {"port": {"type": "integer"}}}}}}}}}}]}
+            }))
+            .unwrap(),
+        );
+        let mut old = stored();
+        old["spec"] = json!({"ports": [{"port": 1}, {"port": 2}]});
+        let reordered =
+            br#"{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "resourceVersion": "7"},
+            "spec": {"ports": [{"port": 2}, {"port": 1}]}}"#;
+        let out = update(&crd, &old, reordered, &validating()).unwrap();
+        // Reordering a map list changes the object (generation) but not its value for ratcheting.
+        assert_eq!(out.object["metadata"]["generation"], 4);
+        let grown =
+            br#"{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "resourceVersion": "7"},
+            "spec": {"ports": [{"port": 2}, {"port": 1}, {"port": 3}]}}"#;
+        assert_eq!(
+            update(&crd, &old, grown, &validating()).unwrap_err().to_string(),
+            r#"Widget.example.com "w" is invalid: spec.ports: Too many: 3: must have at most 1 item"#
+        );
     }
 
     #[test]

@@ -135,7 +135,7 @@ pub fn apply<R: Resolve + ?Sized>(
             ..Decoded::default()
         });
     };
-    let mut merged = old.clone();
+    let mut merged = crate::json::deep_clone(&old);
     merge(&mut merged, std::mem::take(&mut applied), structural);
     let read = decode::update_stored(target, &merged)?;
     crate::json::dispose(merged);
@@ -144,7 +144,7 @@ pub fn apply<R: Resolve + ?Sized>(
         warnings: warnings.into(),
         ..Decoded::default()
     };
-    decode::update_finish(target, decoded, &old, options.validate)
+    decode::update_finish(target, decoded, &old, options.validate, true)
 }
 
 /// The fields of `obj` the field manager's typed conversion refuses, as structured-merge-diff
@@ -163,7 +163,7 @@ fn undeclared_fields<P: Pipeline + ?Sized>(pipeline: Option<&P>, obj: &Value) ->
         }
     }
     if let Some(p) = pipeline {
-        let mut copy = obj.clone();
+        let mut copy = crate::json::deep_clone(obj);
         let report = p.prune(
             &mut copy,
             PruneOptions {
@@ -204,7 +204,8 @@ enum Segment {
     Index(usize),
 }
 
-/// `spec.ports[0].x` as steps.
+/// `spec.ports[0].x` as steps. Keys are written unescaped, so a key holding `.`, `[` or `]`
+/// reads as several steps: its rendering then follows the text, as the path's does.
 fn segments(path: &str) -> Vec<Segment> {
     let mut out = Vec::new();
     for part in path.split('.') {
@@ -215,12 +216,17 @@ fn segments(path: &str) -> Vec<Segment> {
         if !key.is_empty() {
             out.push(Segment::Key(key.to_string()));
         }
-        while let Some(end) = rest.find(']') {
-            match rest[1..end].parse() {
+        // `[i]` steps; anything else left over is a key's text.
+        while let Some(inner) = rest.strip_prefix('[') {
+            let Some(end) = inner.find(']') else { break };
+            match inner[..end].parse() {
                 Ok(i) => out.push(Segment::Index(i)),
-                Err(_) => out.push(Segment::Key(rest[1..end].to_string())),
+                Err(_) => out.push(Segment::Key(inner[..end].to_string())),
             }
-            rest = &rest[end + 1..];
+            rest = &inner[end + 1..];
+        }
+        if !rest.is_empty() {
+            out.push(Segment::Key(rest.to_string()));
         }
     }
     out
@@ -299,6 +305,7 @@ fn merge(live: &mut Value, applied: Value, schema: Option<&Structural>) {
                         l.insert(k, v);
                     }
                 }
+                // (a replaced value is dropped by `merge` itself)
             }
         }
         (Value::Array(l), Value::Array(a)) => {
@@ -323,10 +330,10 @@ fn merge(live: &mut Value, applied: Value, schema: Option<&Structural>) {
                         }
                     }
                 }
-                _ => *l = a,
+                _ => crate::json::dispose(Value::Array(std::mem::replace(l, a))),
             }
         }
-        (live, applied) => *live = applied,
+        (live, applied) => crate::json::dispose(std::mem::replace(live, applied)),
     }
 }
 
@@ -336,6 +343,10 @@ mod tests {
 
     #[test]
     fn paths_as_structured_merge_diff_renders_them() {
+        // Keys with brackets never break the reading.
+        for odd in ["a[0]]", "a[0]é]", "x[]]", "[", "]", "a[b", "é[0]x"] {
+            assert!(!segments(odd).is_empty(), "{odd}");
+        }
         assert_eq!(
             segments("spec.ports[0].x"),
             [

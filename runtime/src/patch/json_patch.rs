@@ -23,6 +23,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::json::{deep_clone, dispose};
+
 /// The most bytes of compact JSON `copy` operations may add in one patch (the API server's
 /// `JSONPatchMaxCopyBytes`).
 pub const MAX_COPY_BYTES: usize = 3 * 1024 * 1024;
@@ -87,9 +89,17 @@ fn go_json_kind(v: &Value) -> &'static str {
     }
 }
 
-/// `op.value()`: absent and `null` both write `null`.
+/// `op.value()`: absent and `null` both write `null`. Copied without recursion: values nest
+/// as deep as input goes.
 fn value(op: &Operation) -> Value {
-    op.get("value").cloned().unwrap_or(Value::Null)
+    op.get("value").map_or(Value::Null, deep_clone)
+}
+
+/// Drops a replaced or removed value without recursion.
+fn discard(v: Option<Value>) {
+    if let Some(v) = v {
+        dispose(v);
+    }
 }
 
 /// A path segment, unescaped in one left-to-right pass (`~1` is `/`, `~0` is `~`, other
@@ -195,7 +205,7 @@ fn find<'a>(doc: &'a mut Value, path: &str) -> Option<(&'a mut Value, String)> {
 fn con_add(con: &mut Value, key: &str, val: Value) -> Result<(), String> {
     match con {
         Value::Object(map) => {
-            map.insert(key.to_string(), val);
+            discard(map.insert(key.to_string(), val));
             Ok(())
         }
         Value::Array(items) => {
@@ -203,7 +213,13 @@ fn con_add(con: &mut Value, key: &str, val: Value) -> Result<(), String> {
                 items.push(val);
                 return Ok(());
             }
-            let idx = atoi(key).map_err(|e| format!("value was not a proper array index: '{key}': {e}"))?;
+            let idx = match atoi(key) {
+                Ok(idx) => idx,
+                Err(e) => {
+                    dispose(val);
+                    return Err(format!("value was not a proper array index: '{key}': {e}"));
+                }
+            };
             let size = i64::try_from(items.len()).unwrap_or(i64::MAX) + 1;
             if idx >= size {
                 return Err(invalid_index(idx));
@@ -255,7 +271,7 @@ fn remove(doc: &mut Value, op: &Operation) -> Result<(), String> {
         ));
     };
     con_remove(con, &key)
-        .map(drop)
+        .map(dispose)
         .map_err(|e| format!("error in remove for path: '{path}': {e}"))
 }
 
@@ -264,7 +280,7 @@ fn replace(doc: &mut Value, op: &Operation) -> Result<(), String> {
     if path.is_empty() {
         return match op.get("value") {
             Some(v @ (Value::Object(_) | Value::Array(_))) => {
-                *doc = v.clone();
+                dispose(std::mem::replace(doc, deep_clone(v)));
                 Ok(())
             }
             // The library dereferences the absent value: the server answers 500.
@@ -284,11 +300,11 @@ fn replace(doc: &mut Value, op: &Operation) -> Result<(), String> {
     }
     match con {
         Value::Object(map) => {
-            map.insert(key, value(op));
+            discard(map.insert(key, value(op)));
         }
         Value::Array(items) => {
             let i = index(&key, items.len()).map_err(|e| format!("error in remove for path: '{path}': {e}"))?;
-            items[i] = value(op);
+            dispose(std::mem::replace(&mut items[i], value(op)));
         }
         _ => {}
     }
@@ -322,16 +338,19 @@ fn copy(doc: &mut Value, op: &Operation, copied: &mut usize) -> Result<(), Strin
     };
     let val = get(con, &key)
         .map_err(|e| format!("error in copy for from: '{from}': {e}"))?
-        .cloned()
-        .unwrap_or(Value::Null);
+        .map_or(Value::Null, deep_clone);
     let path = member(op, "path").map_err(|_| format!("copy operation failed to decode path: {MISSING}"))?;
-    *copied += kstruct_schema::go::marshal_json(&val).len();
+    // A missing or `null` source is the library's nil node: it counts nothing.
+    if !val.is_null() {
+        *copied += kstruct_schema::go::marshal_json(&val).len();
+    }
     let Some((con, key)) = find(doc, path) else {
         return Err(format!(
             "copy operation does not apply: doc is missing destination path: {path}: {MISSING}"
         ));
     };
     if *copied > MAX_COPY_BYTES {
+        dispose(val);
         return Err(format!(
             "Unable to complete the copy, the accumulated size increase of copy is {copied}, exceeding the limit {MAX_COPY_BYTES}"
         ));
@@ -374,15 +393,24 @@ fn equal(stored: &Value, given: &Value) -> bool {
                     b.get(k).is_some_and(|w| match (v, w) {
                         (Value::Null, Value::Null) => true,
                         (Value::Null, _) | (_, Value::Null) => false,
-                        _ => equal(v, w),
+                        _ => kstruct_schema::grow(|| equal(v, w)),
                     })
                 })
         }
-        (Value::Array(a), Value::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(v, w)| equal(v, w)),
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(v, w)| kstruct_schema::grow(|| equal(v, w)))
+        }
         (Value::Object(_) | Value::Array(_), _) | (_, Value::Object(_) | Value::Array(_)) => false,
-        // A float written like an integer was written with a fraction or an exponent (`1.0`):
-        // the server's text for any stored number differs from it.
-        (_, Value::Number(n)) if n.is_f64() && !kstruct_schema::go::marshal_json(given).contains(['.', 'e']) => false,
+        // A float within int64's range that Go prints as an integer was written with a fraction
+        // or an exponent (`1.0`; integers that fit read as integers): the server's text for any
+        // stored number differs from it.
+        (_, Value::Number(n))
+            if n.as_f64().is_some_and(|f| f.fract() == 0.0 && f.abs() < 9.2e18)
+                && n.is_f64()
+                && !kstruct_schema::go::marshal_json(given).contains(['.', 'e']) =>
+        {
+            false
+        }
         _ => {
             let written = kstruct_schema::go::marshal_json(given)
                 .replace("\\u003c", "<")

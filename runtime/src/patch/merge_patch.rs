@@ -19,8 +19,12 @@ pub const BAD_PATCH: &str = "Invalid JSON Patch";
 /// [`BAD_PATCH`] for a `null` or scalar patch.
 pub fn apply(doc: Value, patch: Value) -> Result<Value, &'static str> {
     match (doc, patch) {
-        (_, Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_)) => Err(BAD_PATCH),
-        (_, Value::Array(mut items)) => {
+        (doc, Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_)) => {
+            crate::json::dispose(doc);
+            Err(BAD_PATCH)
+        }
+        (doc, Value::Array(mut items)) => {
+            crate::json::dispose(doc);
             prune_array_nulls(&mut items);
             Ok(Value::Array(items))
         }
@@ -28,7 +32,8 @@ pub fn apply(doc: Value, patch: Value) -> Result<Value, &'static str> {
             merge_objects(&mut doc, patch);
             Ok(Value::Object(doc))
         }
-        (_, mut patch) => {
+        (doc, mut patch) => {
+            crate::json::dispose(doc);
             prune_nulls(&mut patch);
             Ok(patch)
         }
@@ -38,21 +43,26 @@ pub fn apply(doc: Value, patch: Value) -> Result<Value, &'static str> {
 fn merge_objects(doc: &mut serde_json::Map<String, Value>, patch: serde_json::Map<String, Value>) {
     for (k, mut v) in patch {
         if v.is_null() {
-            doc.remove(&k);
+            discard(doc.remove(&k));
             continue;
         }
         match doc.get_mut(&k) {
             Some(Value::Object(cur)) => match v {
                 Value::Object(p) => kstruct_schema::grow(|| merge_objects(cur, p)),
-                other => {
-                    doc.insert(k, other);
-                }
+                other => discard(doc.insert(k, other)),
             },
             _ => {
                 prune_nulls(&mut v);
-                doc.insert(k, v);
+                discard(doc.insert(k, v));
             }
         }
+    }
+}
+
+/// Drops a replaced value without recursion (values nest as deep as input goes).
+fn discard(v: Option<Value>) {
+    if let Some(v) = v {
+        crate::json::dispose(v);
     }
 }
 

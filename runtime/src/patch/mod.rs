@@ -158,12 +158,17 @@ pub fn json<R: Resolve + ?Sized>(
     if ops.len() > json_patch::MAX_OPERATIONS {
         return Err(Error::TooManyOperations { count: ops.len() });
     }
-    let mut patched = old.clone();
-    if let Err(cause) = json_patch::apply(&mut patched, &ops) {
+    let mut patched = crate::json::deep_clone(&old);
+    let applied = json_patch::apply(&mut patched, &ops);
+    dispose_operations(ops);
+    if let Err(cause) = applied {
         crate::json::dispose(patched);
+        crate::json::dispose(old);
         return Err(Error::PatchNotApplied { cause });
     }
-    finish(target, patched, &old, body_report, options)
+    let answer = finish(target, patched, &old, body_report, options);
+    crate::json::dispose(old);
+    answer
 }
 
 /// Applies an RFC 7386 merge patch to the stored object `existing`, as the API server does
@@ -194,8 +199,18 @@ pub fn merge<R: Resolve + ?Sized>(
             .value;
         (value, strict::Report::default())
     };
-    let patched = merge_patch::apply(old.clone(), patch).map_err(|e| bad_request(e.into()))?;
-    finish(target, patched, &old, body_report, options)
+    let answer = match merge_patch::apply(crate::json::deep_clone(&old), patch) {
+        Ok(patched) => finish(target, patched, &old, body_report, options),
+        Err(e) => Err(bad_request(e.into())),
+    };
+    crate::json::dispose(old);
+    answer
+}
+
+/// Drops operations without recursion (their values nest as deep as input goes).
+fn dispose_operations(ops: Vec<Option<json_patch::Operation>>) {
+    let items = ops.into_iter().map(|o| o.map_or(Value::Null, Value::Object)).collect();
+    crate::json::dispose(Value::Array(items));
 }
 
 /// Decodes the patched object through the write path and updates with it.
@@ -261,7 +276,7 @@ fn finish<R: Resolve + ?Sized>(
         Vec::<String>::new().into()
     };
     decoded.duplicate_fields = body_report.duplicates.into();
-    decode::update_finish(target, decoded, old, options.validate)
+    decode::update_finish(target, decoded, old, options.validate, true)
 }
 
 #[cfg(test)]

@@ -39,39 +39,19 @@ const OP_MEMBERS: [&str; 4] = ["op", "path", "from", "value"];
 /// string.
 pub(super) fn json_patch_ops(body: &[u8]) -> Result<Report, String> {
     let decoded = json::decode(body).map_err(|e| e.message)?;
-    let items = match &decoded.value {
-        Value::Null => return Ok(Report::default()),
-        Value::Array(items) => items,
-        other => {
-            return Err(format!(
-                "json: cannot unmarshal {} into Go value of type []handlers.jsonPatchOp",
-                kind(other)
-            ));
-        }
-    };
-    // Go goes on after a type error and reports the first one at the end.
-    for item in items {
-        match item {
-            Value::Object(map) => {
-                for name in ["op", "path", "from"] {
-                    if let Some(v) = map.get(name).filter(|v| !v.is_string() && !v.is_null()) {
-                        return Err(format!(
-                            "json: cannot unmarshal {} into Go struct field jsonPatchOp.{name} of type string",
-                            kind(v)
-                        ));
-                    }
-                }
-            }
-            Value::Null => {}
-            other => {
-                return Err(format!(
-                    "json: cannot unmarshal {} into Go value of type handlers.jsonPatchOp",
-                    kind(other)
-                ));
-            }
-        }
-    }
     let keys = op_keys(body);
+    let shape = match &decoded.value {
+        Value::Null => return Ok(Report::default()),
+        Value::Array(items) => type_errors(items, &keys),
+        other => Err(format!(
+            "json: cannot unmarshal {} into Go value of type []handlers.jsonPatchOp",
+            kind(other)
+        )),
+    };
+    if let Err(e) = shape {
+        json::dispose(decoded.value);
+        return Err(e);
+    }
     let mut dups = decoded.duplicates.iter().peekable();
     let mut errors = Vec::new();
     for (i, keys) in keys.iter().enumerate() {
@@ -103,10 +83,40 @@ pub(super) fn json_patch_ops(body: &[u8]) -> Result<Report, String> {
         }
     }
     errors.truncate(MAX_STRICT_ERRORS);
+    json::dispose(decoded.value);
     Ok(Report {
         errors: errors.into_iter().map(|e| format!("json patch {e}")).collect(),
         duplicates: decoded.duplicates,
     })
+}
+
+/// The first type error of the operations' string members in document order, as Go reports
+/// it (it goes on after one and reports the first at the end); `keys` are each operation's
+/// member names in document order.
+fn type_errors(items: &[Value], keys: &[Vec<String>]) -> Result<(), String> {
+    for (i, item) in items.iter().enumerate() {
+        match item {
+            Value::Object(map) => {
+                let order = keys.get(i).map_or(&[][..], Vec::as_slice);
+                for name in order.iter().filter(|k| matches!(k.as_str(), "op" | "path" | "from")) {
+                    if let Some(v) = map.get(name).filter(|v| !v.is_string() && !v.is_null()) {
+                        return Err(format!(
+                            "json: cannot unmarshal {} into Go struct field jsonPatchOp.{name} of type string",
+                            kind(v)
+                        ));
+                    }
+                }
+            }
+            Value::Null => {}
+            other => {
+                return Err(format!(
+                    "json: cannot unmarshal {} into Go value of type handlers.jsonPatchOp",
+                    kind(other)
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A merge patch body decoded strictly (into `map[string]interface{}`): its repeated keys.
@@ -118,10 +128,12 @@ pub(super) fn merge_patch(body: &[u8]) -> Result<(Value, Report), String> {
     match &decoded.value {
         Value::Object(_) | Value::Null => {}
         other => {
-            return Err(format!(
+            let e = format!(
                 "json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
                 kind(other)
-            ));
+            );
+            json::dispose(decoded.value);
+            return Err(e);
         }
     }
     let mut errors: Vec<String> = decoded
@@ -153,16 +165,24 @@ pub(super) fn decode_operations(body: &[u8]) -> Result<Vec<Option<Operation>>, S
             .map(|item| match item {
                 Value::Object(map) => Ok(Some(map)),
                 Value::Null => Ok(None),
-                other => Err(format!(
-                    "json: cannot unmarshal {} into Go value of type jsonpatch.Operation",
-                    kind(&other)
-                )),
+                other => {
+                    let e = format!(
+                        "json: cannot unmarshal {} into Go value of type jsonpatch.Operation",
+                        kind(&other)
+                    );
+                    json::dispose(other);
+                    Err(e)
+                }
             })
             .collect(),
-        other => Err(format!(
-            "json: cannot unmarshal {} into Go value of type jsonpatch.Patch",
-            kind(&other)
-        )),
+        other => {
+            let e = format!(
+                "json: cannot unmarshal {} into Go value of type jsonpatch.Patch",
+                kind(&other)
+            );
+            json::dispose(other);
+            Err(e)
+        }
     }
 }
 
@@ -298,6 +318,10 @@ mod tests {
         assert_eq!(
             json_patch_ops(br#"[{"op": "add", "path": 5}]"#).unwrap_err(),
             "json: cannot unmarshal number into Go struct field jsonPatchOp.path of type string"
+        );
+        assert_eq!(
+            json_patch_ops(br#"[{"path": [], "op": 2}]"#).unwrap_err(),
+            "json: cannot unmarshal array into Go struct field jsonPatchOp.path of type string"
         );
         assert_eq!(
             op_keys(br#" [ 1, "x", {"a" : [ {"b": 1} ], "c\"d": "}"} , {}]"#),

@@ -220,3 +220,69 @@ fn webhook_output_is_defaulted_validated_and_pruned_on_reading() {
     );
     assert_eq!(err.status().code, 500);
 }
+
+#[test]
+fn deep_values_go_through_every_patch_type() {
+    let c = crd();
+    let depth = 9_000;
+    let deep = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+    let merge_body = format!(r#"{{"spec": {{"free": {{"deep": {deep}}}}}}}"#);
+    let out = merge(&c, &stored(), merge_body.as_bytes(), &opts(FieldValidation::Strict)).unwrap();
+    let json_body = format!(
+        r#"[{{"op": "add", "path": "/spec/free", "value": {{"deep": {deep}}}}}, {{"op": "copy", "from": "/spec/free", "path": "/spec/free/again"}}, {{"op": "test", "path": "/spec/free/deep", "value": {deep}}}]"#
+    );
+    let patched = json(&c, &out.object, json_body.as_bytes(), &opts(FieldValidation::Strict)).unwrap();
+    // The YAML reader takes 255 levels of flow collections (a documented limit).
+    let shallower = format!("{}1{}", "[".repeat(250), "]".repeat(250));
+    let apply_body = format!(
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata: {{name: w, namespace: ns}}\nspec: {{free: {{deep: {shallower}}}}}\n"
+    );
+    apply(
+        &c,
+        Some(&patched.object),
+        apply_body.as_bytes(),
+        &opts(FieldValidation::Strict),
+    )
+    .unwrap();
+    webhook(
+        &c,
+        &patched.object,
+        json_body.as_bytes(),
+        Some(&patched.object),
+        &opts(FieldValidation::Warn),
+    )
+    .unwrap();
+    for d in [out, patched] {
+        crate::json::dispose(d.object);
+    }
+}
+
+#[test]
+fn webhook_changes_to_identity_are_immutable_not_conflicts() {
+    let c = crd();
+    let mut old = stored();
+    old["metadata"]["uid"] = json!("u1");
+    let err = webhook(
+        &c,
+        &old,
+        br#"[{"op": "replace", "path": "/metadata/uid", "value": "zz"}]"#,
+        Some(&old),
+        &opts(FieldValidation::Warn),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#"Widget.example.com "w" is invalid: metadata.uid: Invalid value: "zz": field is immutable"#
+    );
+    // A resourceVersion written as another spelling of the same number is the same version.
+    let mut body = stored();
+    body["metadata"]["resourceVersion"] = json!("05");
+    let out = crate::decode::update(
+        &c,
+        &stored(),
+        &serde_json::to_vec(&body).unwrap(),
+        &opts(FieldValidation::Strict),
+    )
+    .unwrap();
+    assert_eq!(out.object["metadata"]["resourceVersion"], "05");
+}

@@ -16,9 +16,11 @@ use crate::{Error, json};
 ///    ([`Error::Internal`]);
 /// 2. the result is decoded without a schema: nothing is pruned and nothing is reported, but
 ///    the CRD's defaults are applied;
-/// 3. with [`DecodeOptions::validate`], the create's or the update's steps and validation
-///    follow (a `null` or a wrong type the webhook wrote is a 422, as if the client had sent
-///    it; an unknown field is not an error);
+/// 3. the create's or the update's steps follow (the registry's: resourceVersion, generation,
+///    status; not the handler's checks of the client's body, which ran before admission), and
+///    with [`DecodeOptions::validate`] their validation (a `null` or a wrong type the webhook
+///    wrote is a 422, as if the client had sent it; a name or uid it changed is `field is
+///    immutable`; an unknown field is not an error);
 /// 4. the object is written with its unknown fields, and pruned, null-pruned, coerced and
 ///    defaulted again whenever it is read back: the object returned is that reading, what the
 ///    client and every reader see. [`Decoded::unknown_fields`] lists what the reading pruned
@@ -62,8 +64,10 @@ pub fn webhook<R: Resolve + ?Sized>(
     options: &DecodeOptions,
 ) -> Result<Decoded, Error> {
     let ops = strict::decode_operations(patch).map_err(Error::Internal)?;
-    let mut doc = object.clone();
-    if let Err(e) = json_patch::apply(&mut doc, &ops) {
+    let mut doc = json::deep_clone(object);
+    let applied = json_patch::apply(&mut doc, &ops);
+    super::dispose_operations(ops);
+    if let Err(e) = applied {
         json::dispose(doc);
         return Err(Error::Internal(e));
     }
@@ -94,6 +98,7 @@ pub fn webhook<R: Resolve + ?Sized>(
                 },
                 &old,
                 options.validate,
+                false,
             )?;
             let warnings = updated.warnings.iter().map(str::to_string).collect();
             (updated.object, warnings)
@@ -109,7 +114,7 @@ pub fn webhook<R: Resolve + ?Sized>(
         if let Ok(found) = crate::objectmeta::get_object_meta(map, &opts) {
             unknown_fields.extend(found.unknown_fields);
         }
-        let mut copy = written.clone();
+        let mut copy = json::deep_clone(&written);
         let report = p.prune(
             &mut copy,
             PruneOptions {

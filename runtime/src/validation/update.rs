@@ -34,13 +34,12 @@ pub fn prepare_for_update(new: &mut Value, old: &Value, status_subresource: bool
         return;
     };
     if status_subresource {
-        match old_map.get("status") {
-            Some(status) => {
-                new_map.insert("status".into(), status.clone());
-            }
-            None => {
-                new_map.remove("status");
-            }
+        let replaced = match old_map.get("status") {
+            Some(status) => new_map.insert("status".into(), crate::json::deep_clone(status)),
+            None => new_map.remove("status"),
+        };
+        if let Some(v) = replaced {
+            crate::json::dispose(v);
         }
     }
     let changed = new_map.len() - usize::from(new_map.contains_key("metadata"))
@@ -48,9 +47,10 @@ pub fn prepare_for_update(new: &mut Value, old: &Value, status_subresource: bool
         || new_map
             .iter()
             .filter(|(k, _)| *k != "metadata")
-            .any(|(k, v)| old_map.get(k) != Some(v));
+            .any(|(k, v)| old_map.get(k).is_none_or(|o| !same(None, v, o)));
     if changed {
-        let generation = meta_of(old).generation + 1;
+        // Go's int64 wraps; validation then finds the generation decremented.
+        let generation = meta_of(old).generation.wrapping_add(1);
         set_generation(new_map, generation);
     }
 }
@@ -243,8 +243,59 @@ fn unchanged_paths(schema: Option<&Structural>, new: &Value, old: &Value) -> Has
     out
 }
 
+/// Deep equality without recursion limits (values nest as deep as input goes); with a schema,
+/// the items of `map` lists are matched by their keys, whatever their order (kube-openapi's
+/// `CachedDeepEqual` of the ratcheting validator); without one, lists compare item by item
+/// (`Semantic.DeepEqual`).
+fn same(schema: Option<&Structural>, a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter().all(|(k, v)| {
+                    y.get(k)
+                        .is_some_and(|w| kstruct_schema::grow(|| same(child(schema, k), v, w)))
+                })
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            if x.len() != y.len() {
+                return false;
+            }
+            let items = schema.and_then(|s| s.items.as_deref());
+            match schema.and_then(map_list_keys) {
+                Some(keys) => x.iter().all(|item| {
+                    let key = list_key(keys, item);
+                    key.is_some()
+                        && y.iter()
+                            .find(|o| list_key(keys, o) == key)
+                            .is_some_and(|o| kstruct_schema::grow(|| same(items, item, o)))
+                }),
+                None => x.iter().zip(y).all(|(v, w)| kstruct_schema::grow(|| same(items, v, w))),
+            }
+        }
+        _ => a == b,
+    }
+}
+
+fn child<'a>(schema: Option<&'a Structural>, key: &str) -> Option<&'a Structural> {
+    schema.and_then(|s| {
+        s.properties
+            .get(key)
+            .or(s.additional_properties.as_ref().and_then(|a| a.schema()))
+    })
+}
+
+fn map_list_keys(s: &Structural) -> Option<&[String]> {
+    (s.extensions.x_list_type.as_deref() == Some("map")).then(|| s.extensions.x_list_map_keys.as_deref().unwrap_or(&[]))
+}
+
+/// A `map` list item's key values, by reference; `None` for an item that is not an object.
+fn list_key<'a>(keys: &[String], item: &'a Value) -> Option<Vec<Option<&'a Value>>> {
+    let map = item.as_object()?;
+    Some(keys.iter().map(|k| map.get(k)).collect())
+}
+
 fn correlate(schema: Option<&Structural>, new: &Value, old: &Value, path: String, out: &mut HashSet<String>) {
-    if new == old {
+    if same(schema, new, old) {
         out.insert(path);
         return;
     }
@@ -259,27 +310,16 @@ fn correlate(schema: Option<&Structural>, new: &Value, old: &Value, path: String
         (Value::Object(n), Value::Object(o)) => {
             for (k, v) in n {
                 let Some(ov) = o.get(k) else { continue };
-                let child = schema.and_then(|s| {
-                    s.properties
-                        .get(k)
-                        .or(s.additional_properties.as_ref().and_then(|a| a.schema()))
-                });
-                kstruct_schema::grow(|| correlate(child, v, ov, join(k), out));
+                kstruct_schema::grow(|| correlate(child(schema, k), v, ov, join(k), out));
             }
         }
         (Value::Array(n), Value::Array(o)) => {
-            let Some(s) = schema.filter(|s| s.extensions.x_list_type.as_deref() == Some("map")) else {
-                return;
-            };
-            let keys = s.extensions.x_list_map_keys.as_deref().unwrap_or(&[]);
-            let key_of = |item: &Value| -> Option<Vec<Option<Value>>> {
-                let map = item.as_object()?;
-                Some(keys.iter().map(|k| map.get(k).cloned()).collect())
-            };
+            let Some(s) = schema else { return };
+            let Some(keys) = map_list_keys(s) else { return };
             let items = s.items.as_deref();
             for (i, item) in n.iter().enumerate() {
-                let Some(key) = key_of(item) else { continue };
-                if let Some(old_item) = o.iter().find(|x| key_of(x).as_ref() == Some(&key)) {
+                let Some(key) = list_key(keys, item) else { continue };
+                if let Some(old_item) = o.iter().find(|x| list_key(keys, x).as_ref() == Some(&key)) {
                     kstruct_schema::grow(|| correlate(items, item, old_item, format!("{path}[{i}]"), out));
                 }
             }
