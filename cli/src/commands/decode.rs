@@ -277,25 +277,23 @@ pub fn load(args: &crate::DecodeEndpoint) -> Result<Endpoint, String> {
 /// stored), the one object otherwise.
 pub fn read_stored(path: &std::path::Path) -> Result<Option<Value>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    if kstruct::input::read_documents(&bytes, &path.display().to_string()).is_empty() {
-        return Ok(None);
-    }
-    read_object(path).map(Some)
-}
-
-/// The one object a file holds (JSON or YAML), for `--update`, `--existing` and `--old`.
-pub fn read_object(path: &std::path::Path) -> Result<Value, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let origin = path.display().to_string();
     let mut docs = kstruct::input::read_documents(&bytes, &origin).into_iter();
-    let first = docs.next().ok_or_else(|| format!("{origin}: no object in the file"))?;
+    let Some(first) = docs.next() else {
+        return Ok(None);
+    };
     if docs.next().is_some() {
         return Err(format!("{origin}: holds several documents; give one stored object"));
     }
     match first.value.map_err(|e| e.to_string())? {
-        v @ Value::Object(_) => Ok(v),
+        v @ Value::Object(_) => Ok(Some(v)),
         _ => Err(format!("{origin}: the stored object is not a JSON or YAML object")),
     }
+}
+
+/// The one object a file holds (JSON or YAML), for `--update` and `--old`.
+pub fn read_object(path: &std::path::Path) -> Result<Value, String> {
+    read_stored(path)?.ok_or_else(|| format!("{}: no object in the file", path.display()))
 }
 
 /// How to decode and print.

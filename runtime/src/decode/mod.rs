@@ -59,7 +59,7 @@ use serde_json::Value;
 pub use bytes::{DecodeReport, request_bytes};
 pub use texts::{TextIter, TextList};
 pub use update::{OPTIMISTIC_LOCK, update};
-pub(crate) use update::{update_finish, update_stored};
+pub(crate) use update::{invalid, update_finish, update_stored};
 
 use crate::Error;
 use crate::json::dispose;
@@ -235,6 +235,17 @@ pub struct Rejection {
     pub invalid: Option<Box<Invalid>>,
 }
 
+/// The server's refusal with `message`: a 400 `BadRequest`, or with `invalid` a 422 `Invalid`.
+pub(crate) fn refused(message: String, invalid: Option<Box<Invalid>>) -> Error {
+    Error::Rejected(Rejection {
+        cause: message.clone(),
+        message,
+        strict_errors: Vec::new(),
+        position: None,
+        invalid,
+    })
+}
+
 /// What an endpoint serves: which pipeline, if any, processes an object of a given group,
 /// version and kind.
 pub trait Resolve {
@@ -404,17 +415,8 @@ fn create<R: Resolve + ?Sized>(target: &R, object: &mut Value, namespace: Option
     let Some(ctx) = target.create_context(group, version, &kind)? else {
         return Ok(Vec::new());
     };
-    let reject = |message: String, invalid: Option<Box<Invalid>>| {
-        Error::Rejected(Rejection {
-            cause: message.clone(),
-            message,
-            strict_errors: Vec::new(),
-            position: None,
-            invalid,
-        })
-    };
     validation::wipe_system_fields(object);
-    validation::apply_request_namespace(object, ctx.namespaced, namespace).map_err(|m| reject(m, None))?;
+    validation::apply_request_namespace(object, ctx.namespaced, namespace).map_err(|m| refused(m, None))?;
     generate_name(object);
     validation::prepare_for_create(object, ctx.status_subresource);
     let errors = validation::validate_create(&ctx, object);
@@ -423,7 +425,7 @@ fn create<R: Resolve + ?Sized>(target: &R, object: &mut Value, namespace: Option
     }
     let name = object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("");
     let message = validation::invalid_message(ctx.group, ctx.kind, name, &errors);
-    Err(reject(
+    Err(refused(
         message,
         Some(Box::new(Invalid {
             group: ctx.group.to_string(),

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::{DecodeOptions, Decoded, Rejection, Resolve, request_in};
+use super::{DecodeOptions, Decoded, Resolve, request_in};
 use crate::Error;
 use crate::json::dispose;
 use crate::validation;
@@ -121,13 +121,7 @@ pub(crate) fn update_finish<R: Resolve + ?Sized>(
 }
 
 fn bad_request(message: String) -> Error {
-    Error::Rejected(Rejection {
-        cause: message.clone(),
-        message,
-        strict_errors: Vec::new(),
-        position: None,
-        invalid: None,
-    })
+    super::refused(message, None)
 }
 
 fn text<'a>(v: &'a Value, pointer: &str) -> &'a str {
@@ -225,20 +219,17 @@ fn update_object<R: Resolve + ?Sized>(
 }
 
 /// The API server's 422 `Invalid` answer.
-fn invalid(group: &str, kind: &str, name: &str, errors: Vec<FieldError>) -> Error {
+pub(crate) fn invalid(group: &str, kind: &str, name: &str, errors: Vec<FieldError>) -> Error {
     let message = validation::invalid_message(group, kind, name, &errors);
-    Error::Rejected(Rejection {
-        cause: message.clone(),
+    super::refused(
         message,
-        strict_errors: Vec::new(),
-        position: None,
-        invalid: Some(Box::new(super::Invalid {
+        Some(Box::new(super::Invalid {
             group: group.to_string(),
             kind: kind.to_string(),
             name: name.to_string(),
             errors,
         })),
-    })
+    )
 }
 
 #[cfg(test)]

@@ -12,9 +12,9 @@ use serde_json::{Map, Value};
 use kstruct_schema::Structural;
 
 use super::{bad_request, check_size};
+use crate::Error;
 use crate::decode::{self, DecodeOptions, Decoded, FieldValidation, Resolve, Selected};
-use crate::pipeline::{Pipeline, PruneOptions};
-use crate::{Error, objectmeta};
+use crate::pipeline::Pipeline;
 
 /// Applies a server-side apply body to the stored object `existing` (`None`: the apply
 /// creates the object), as the API server does for a custom resource:
@@ -54,12 +54,7 @@ pub fn apply<R: Resolve + ?Sized>(
         other => {
             return Err(bad_request(format!(
                 "error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
-                match other {
-                    Value::Array(_) => "array",
-                    Value::String(_) => "string",
-                    Value::Number(_) => "number",
-                    _ => "bool",
-                }
+                kstruct_schema::go::json_kind(&other)
             )));
         }
     };
@@ -152,28 +147,7 @@ pub fn apply<R: Resolve + ?Sized>(
 /// and unknown fields of the root metadata, the first of each object only (the conversion
 /// stops at it).
 fn undeclared_fields<P: Pipeline + ?Sized>(pipeline: Option<&P>, obj: &Value) -> Vec<String> {
-    let mut paths: Vec<String> = Vec::new();
-    if let Value::Object(map) = obj {
-        let opts = objectmeta::GetOptions {
-            return_unknown_field_paths: true,
-            ..Default::default()
-        };
-        if let Ok(found) = objectmeta::get_object_meta(map, &opts) {
-            paths.extend(found.unknown_fields);
-        }
-    }
-    if let Some(p) = pipeline {
-        let mut copy = crate::json::deep_clone(obj);
-        let report = p.prune(
-            &mut copy,
-            PruneOptions {
-                resource_root: true,
-                track_unknown_fields: true,
-            },
-        );
-        crate::json::dispose(copy);
-        paths.extend(report.unknown_fields);
-    }
+    let paths = super::unknown_paths(pipeline, obj);
     let structural = pipeline.and_then(|p| p.structural());
     let mut segmented: Vec<Vec<Segment>> = paths.iter().map(|p| segments(p)).collect();
     segmented.sort();

@@ -73,19 +73,8 @@ fn member<'a>(op: &'a Operation, name: &str) -> Result<&'a str, String> {
         None | Some(Value::Null) => Err(format!("operation, missing from field: {MISSING}")),
         Some(other) => Err(format!(
             "json: cannot unmarshal {} into Go value of type string",
-            go_json_kind(other)
+            kstruct_schema::go::json_kind(other)
         )),
-    }
-}
-
-fn go_json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Object(_) => "object",
-        Value::Array(_) => "array",
-        Value::Number(_) => "number",
-        Value::Bool(_) => "bool",
-        Value::String(_) => "string",
-        Value::Null => "null",
     }
 }
 

@@ -46,7 +46,8 @@ pub use webhook::webhook;
 
 use serde_json::Value;
 
-use crate::decode::{self, DecodeOptions, Decoded, FieldValidation, Invalid, Rejection, Resolve};
+use crate::decode::{self, DecodeOptions, Decoded, FieldValidation, Resolve};
+use crate::pipeline::{Pipeline, PruneOptions};
 use crate::{BodyFormat, Error};
 use kstruct_schema::field::{BadValue, FieldError, Path};
 
@@ -105,13 +106,7 @@ pub fn patch<R: Resolve + ?Sized>(
 }
 
 fn bad_request(message: String) -> Error {
-    Error::Rejected(Rejection {
-        cause: message.clone(),
-        message,
-        strict_errors: Vec::new(),
-        position: None,
-        invalid: None,
-    })
+    decode::refused(message, None)
 }
 
 fn check_size(body: &[u8], options: &DecodeOptions) -> Result<(), Error> {
@@ -190,9 +185,7 @@ pub fn merge<R: Resolve + ?Sized>(
     let old = decode::update_stored(target, existing)?;
     let strict = options.field_validation != FieldValidation::Ignore;
     let (patch, body_report) = if strict {
-        let (value, report) =
-            strict::merge_patch(body).map_err(|e| bad_request(format!("error decoding patch: {e}")))?;
-        (value, report)
+        strict::merge_patch(body).map_err(|e| bad_request(format!("error decoding patch: {e}")))?
     } else {
         let value = crate::json::decode(body)
             .map_err(|_| bad_request(merge_patch::BAD_PATCH.into()))?
@@ -205,6 +198,31 @@ pub fn merge<R: Resolve + ?Sized>(
     };
     crate::json::dispose(old);
     answer
+}
+
+/// The unknown-field paths of `obj`, as decoding reports them: root metadata, then what
+/// `pipeline` prunes (sorted). `obj` is left as it is.
+fn unknown_paths<P: Pipeline + ?Sized>(pipeline: Option<&P>, obj: &Value) -> Vec<String> {
+    let mut paths = Vec::new();
+    if let Value::Object(map) = obj {
+        let opts = crate::objectmeta::GetOptions {
+            return_unknown_field_paths: true,
+            ..Default::default()
+        };
+        if let Ok(found) = crate::objectmeta::get_object_meta(map, &opts) {
+            paths.extend(found.unknown_fields);
+        }
+    }
+    if let Some(p) = pipeline {
+        let mut copy = crate::json::deep_clone(obj);
+        let options = PruneOptions {
+            resource_root: true,
+            track_unknown_fields: true,
+        };
+        paths.extend(p.prune(&mut copy, options).unknown_fields);
+        crate::json::dispose(copy);
+    }
+    paths
 }
 
 /// Drops operations without recursion (their values nest as deep as input goes).
@@ -234,25 +252,10 @@ fn finish<R: Resolve + ?Sized>(
         validate: false,
         max_body_size: None,
     };
+    // `Invalid` with an empty kind and name, on the field `patch`, quoting the patched JSON.
     let invalid = |detail: String| {
-        let errors = vec![FieldError::invalid(
-            &Path::new("patch"),
-            BadValue::String(patched_json.clone()),
-            detail,
-        )];
-        let message = crate::validation::invalid_message("", "", "", &errors);
-        Error::Rejected(Rejection {
-            cause: message.clone(),
-            message,
-            strict_errors: Vec::new(),
-            position: None,
-            invalid: Some(Box::new(Invalid {
-                group: String::new(),
-                kind: String::new(),
-                name: String::new(),
-                errors,
-            })),
-        })
+        let error = FieldError::invalid(&Path::new("patch"), BadValue::String(patched_json.clone()), detail);
+        decode::invalid("", "", "", vec![error])
     };
     let mut decoded = match decode::request_by_value(target, patched_json.as_bytes(), &decode, None) {
         Ok(d) => d,

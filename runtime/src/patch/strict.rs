@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::json_patch::Operation;
 use crate::json::{self, MAX_STRICT_ERRORS};
+use kstruct_schema::go::json_kind;
 
 /// What strict decoding found in a patch body.
 #[derive(Debug, Default)]
@@ -14,17 +15,6 @@ pub(super) struct Report {
     pub errors: Vec<String>,
     /// Paths of repeated keys, in document order.
     pub duplicates: Vec<String>,
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Object(_) => "object",
-        Value::Array(_) => "array",
-        Value::Number(_) => "number",
-        Value::Bool(_) => "bool",
-        Value::String(_) => "string",
-        Value::Null => "null",
-    }
 }
 
 /// The members of a JSON patch operation the handler's `jsonPatchOp` declares.
@@ -45,7 +35,7 @@ pub(super) fn json_patch_ops(body: &[u8]) -> Result<Report, String> {
         Value::Array(items) => type_errors(items, &keys),
         other => Err(format!(
             "json: cannot unmarshal {} into Go value of type []handlers.jsonPatchOp",
-            kind(other)
+            json_kind(other)
         )),
     };
     if let Err(e) = shape {
@@ -102,7 +92,7 @@ fn type_errors(items: &[Value], keys: &[Vec<String>]) -> Result<(), String> {
                     if let Some(v) = map.get(name).filter(|v| !v.is_string() && !v.is_null()) {
                         return Err(format!(
                             "json: cannot unmarshal {} into Go struct field jsonPatchOp.{name} of type string",
-                            kind(v)
+                            json_kind(v)
                         ));
                     }
                 }
@@ -111,7 +101,7 @@ fn type_errors(items: &[Value], keys: &[Vec<String>]) -> Result<(), String> {
             other => {
                 return Err(format!(
                     "json: cannot unmarshal {} into Go value of type handlers.jsonPatchOp",
-                    kind(other)
+                    json_kind(other)
                 ));
             }
         }
@@ -130,7 +120,7 @@ pub(super) fn merge_patch(body: &[u8]) -> Result<(Value, Report), String> {
         other => {
             let e = format!(
                 "json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
-                kind(other)
+                json_kind(other)
             );
             json::dispose(decoded.value);
             return Err(e);
@@ -168,7 +158,7 @@ pub(super) fn decode_operations(body: &[u8]) -> Result<Vec<Option<Operation>>, S
                 other => {
                     let e = format!(
                         "json: cannot unmarshal {} into Go value of type jsonpatch.Operation",
-                        kind(&other)
+                        json_kind(&other)
                     );
                     json::dispose(other);
                     Err(e)
@@ -178,7 +168,7 @@ pub(super) fn decode_operations(body: &[u8]) -> Result<Vec<Option<Operation>>, S
         other => {
             let e = format!(
                 "json: cannot unmarshal {} into Go value of type jsonpatch.Patch",
-                kind(&other)
+                json_kind(&other)
             );
             json::dispose(other);
             Err(e)

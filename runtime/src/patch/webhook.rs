@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::{json_patch, strict};
 use crate::decode::{self, DecodeOptions, Decoded, Resolve, Selected};
-use crate::pipeline::{Pipeline, PruneOptions};
+use crate::pipeline::Pipeline;
 use crate::{Error, json};
 
 /// The object the API server keeps after a mutating admission webhook answered with the JSON
@@ -105,26 +105,10 @@ pub fn webhook<R: Resolve + ?Sized>(
         }
     };
     // What a reading of the written object prunes, for the report.
-    let mut unknown_fields = Vec::new();
-    if let (Some(p), Value::Object(map)) = (pipeline.filter(|p| !p.preserves_unknown_fields()), &written) {
-        let opts = crate::objectmeta::GetOptions {
-            return_unknown_field_paths: true,
-            ..Default::default()
-        };
-        if let Ok(found) = crate::objectmeta::get_object_meta(map, &opts) {
-            unknown_fields.extend(found.unknown_fields);
-        }
-        let mut copy = json::deep_clone(&written);
-        let report = p.prune(
-            &mut copy,
-            PruneOptions {
-                resource_root: true,
-                track_unknown_fields: true,
-            },
-        );
-        json::dispose(copy);
-        unknown_fields.extend(report.unknown_fields);
-    }
+    let unknown_fields = match pipeline.filter(|p| !p.preserves_unknown_fields()) {
+        Some(p) => super::unknown_paths(Some(p), &written),
+        None => Vec::new(),
+    };
     let read = decode::update_stored(target, &written)?;
     json::dispose(written);
     Ok(Decoded {

@@ -127,8 +127,9 @@ pub fn validate_update(ctx: &CreateContext<'_>, new: &Value, old: &Value) -> Vec
         errs.extend(type_errors);
     }
     errs.extend(schema_errors.embedded_resources);
-    let old_list_errors = ctx.pipeline.map(|p| p.validate(old).list_types).unwrap_or_default();
-    if old_list_errors.is_empty() {
+    // All or nothing: only when the stored object had no list-type error (looked for only
+    // when there is something to drop).
+    if !schema_errors.list_types.is_empty() && ctx.pipeline.is_none_or(|p| p.validate(old).list_types.is_empty()) {
         errs.extend(schema_errors.list_types);
     }
     if ctx.pipeline.is_some_and(|p| p.has_validation_rules()) && errs.iter().any(super::create::is_blocking) {
