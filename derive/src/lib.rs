@@ -179,16 +179,23 @@ use proc_macro::TokenStream;
 /// | `derive(PartialEq, ...)` | more derives on the root type |
 ///
 /// Names, groups and versions are checked as the API server checks them, printer-column types
-/// and formats too, and every path's start (`.spec.<a field the spec has>`, `.status` only with
-/// a status type) at compile time; `try_crd()` resolves whole paths in the generated schema.
+/// and formats too, and every path at compile time: printer-column, scale and selectable-field
+/// paths are followed through the spec's and status' types (`.status.phse` is an error with a
+/// did-you-mean, a scale path must be an integer, a selectable field a string, integer or
+/// boolean). Below a type whose schema is written by hand, the rest of a path is checked when
+/// the CRD is generated: `crd()` panics rather than emit a CRD without what was asked, and
+/// `try_crd()` returns the same problems.
 ///
 /// # Compile-time errors
 ///
-/// Every error is reported with its span, all at once: unknown or duplicate attributes,
-/// attributes that do not fit the field's type (`minimum` on a `String`, `items(...)` on a
-/// struct: `const` assertions on the types' [`Shape`](../kstruct/enum.Shape.html)s), values
-/// the API server refuses (`list_type = "unique"`, `unique_items`, a pattern Go cannot
-/// compile, a rule that is not CEL), shapes no structural schema can type, recursion.
+/// Every error is reported with its span, all at once: unknown or duplicate attributes (a
+/// misspelt one with the closest name, kube-rs' spellings with kstruct's), attributes that do
+/// not fit the field's type (`minimum` on a `String`, `items(...)` on a struct: `const`
+/// assertions on the types' [`Shape`](../kstruct/enum.Shape.html)s), names the types do not
+/// have (list-map keys, `*_one_of` members, the resource attributes' paths: `const`
+/// evaluations over the types' outlines, with a did-you-mean), values the API server refuses
+/// (`list_type = "unique"`, `unique_items`, a pattern Go cannot compile, a rule that is not
+/// CEL), shapes no structural schema can type, recursion.
 #[proc_macro_derive(CustomResourceSchema, attributes(kstruct))]
 pub fn derive_custom_resource_schema(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

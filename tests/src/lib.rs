@@ -4,6 +4,7 @@
 
 pub mod crd_rules;
 pub mod derive_contract;
+pub mod outline;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -5,9 +5,9 @@ use quote::quote;
 use serde_derive_internals::ast::{Style, Variant as SerdeVariant};
 use serde_derive_internals::attr::TagType;
 
-use super::Gen;
 use super::fields::{Expansion, FieldPlace};
 use super::node::Extra;
+use super::{Gen, outline};
 use crate::internals::ast;
 
 impl Gen<'_> {
@@ -27,15 +27,29 @@ impl Gen<'_> {
         let mut statements = TokenStream::new();
         let mut shape: Option<TokenStream> = None;
         if !tagged.is_empty() {
-            let (s, schema) = match tag {
-                TagType::Internal { tag } => self.internal(tag, &tagged),
-                TagType::Adjacent { tag, content } => self.adjacent(tag, content, &tagged),
+            let (s, schema, outline) = match tag {
+                TagType::Internal { tag } => {
+                    let (s, schema) = self.internal(tag, &tagged);
+                    let outline = quote!(#p::Outline::shape_only(#s));
+                    (s, schema, outline)
+                }
+                TagType::Adjacent { tag, content } => {
+                    let (s, schema) = self.adjacent(tag, content, &tagged);
+                    let outline = quote!(#p::Outline::shape_only(#s));
+                    (s, schema, outline)
+                }
                 _ => self.external(&tagged),
             };
-            shape = Some(s);
             if untagged.is_empty() {
-                return (shape.expect("shape"), None, schema, None);
+                return Expansion {
+                    shape: s,
+                    optional: None,
+                    body: schema,
+                    present: None,
+                    outline,
+                };
             }
+            shape = Some(s);
             statements.extend(quote!(let tagged = { #schema };));
         }
 
@@ -49,7 +63,7 @@ impl Gen<'_> {
                 branches.push(quote!(::core::option::Option::None));
                 continue;
             }
-            let (variant_shape, content) = self.value_of(v, x);
+            let (variant_shape, content, _) = self.value_of(v, x);
             shape = Some(match shape {
                 None => variant_shape,
                 Some(s) => quote!(#s.union(#variant_shape)),
@@ -61,7 +75,15 @@ impl Gen<'_> {
             let branches = [#(#branches),*];
             #p::untagged(generator, branches)
         };
-        (shape.unwrap_or_else(|| quote!(#k::Shape::Unknown)), None, body, None)
+        let shape = shape.unwrap_or_else(|| quote!(#k::Shape::Unknown));
+        // Unions merge their variants' schemas: only the shape is known.
+        Expansion {
+            outline: quote!(#p::Outline::shape_only(#shape)),
+            shape,
+            optional: None,
+            body,
+            present: None,
+        }
     }
 
     /// The builder calls for the variants: `e.unit(name)` for unit variants, and
@@ -85,8 +107,9 @@ impl Gen<'_> {
         statements
     }
 
-    /// Externally tagged (serde's default).
-    fn external(&mut self, variants: &[(&SerdeVariant<'_>, &ast::Variant)]) -> (TokenStream, TokenStream) {
+    /// Externally tagged (serde's default): the shape, the schema's code and the outline (an
+    /// object with a property per data variant).
+    fn external(&mut self, variants: &[(&SerdeVariant<'_>, &ast::Variant)]) -> (TokenStream, TokenStream, TokenStream) {
         let k = self.k.clone();
         let p = self.p.clone();
         let units: Vec<String> = variants
@@ -95,10 +118,23 @@ impl Gen<'_> {
             .map(|(v, _)| v.attrs.name().serialize_name().value.clone())
             .collect();
         if units.len() == variants.len() {
-            return (quote!(#k::Shape::String), quote!(#p::unit_enum(&[#(#units),*])));
+            return (
+                quote!(#k::Shape::String),
+                quote!(#p::unit_enum(&[#(#units),*])),
+                quote!(#p::Outline::leaf(#k::Shape::String)),
+            );
         }
+        let data = variants.len() - units.len();
+        let mut parts = Vec::new();
         let statements = self.variant_calls(variants, |g, v, x| {
-            let (_, content) = g.value_of(v, x);
+            let (_, content, value_outline) = g.value_of(v, x);
+            // A variant's key is required when it is the only one; no default adds it.
+            let name = v.attrs.name().serialize_name().value.clone();
+            let required = data == 1 && units.is_empty();
+            let value_outline = outline::node_outline(&p, value_outline, &x.attrs.node, outline::Place::Value);
+            parts.push(outline::Part::Property(quote! {
+                #p::Property { name: #name, required: #required, outline: &#value_outline.without_default() }
+            }));
             // The variant's own attributes and doc describe its value.
             let extra = Extra {
                 docs: &x.docs,
@@ -109,17 +145,22 @@ impl Gen<'_> {
             };
             g.node_code(&x.attrs.node, &extra).apply(&p, content)
         });
-        let shape = if units.is_empty() {
-            quote!(#k::Shape::Object)
+        let object = outline::object(&p, parts);
+        let (shape, outline) = if units.is_empty() {
+            (quote!(#k::Shape::Object), object)
         } else {
-            quote!(#k::Shape::Mixed)
+            // Strings or objects: no type, unknown fields kept, the variants' keys typed.
+            (
+                quote!(#k::Shape::Mixed),
+                quote!(#p::Outline { shape: #k::Shape::Mixed, preserves_unknown_fields: true, ..#object }),
+            )
         };
         let body = quote! {
             let mut e = #p::ExternalEnum::new();
             #statements
             e.finish()
         };
-        (shape, body)
+        (shape, body, outline)
     }
 
     /// Internally tagged: `#[serde(tag = "...")]`.
@@ -165,9 +206,9 @@ impl Gen<'_> {
         (quote!(#k::Shape::Object), body)
     }
 
-    /// The value serde writes for a data variant (after the tag, if any): the shape and the
-    /// code of its schema.
-    fn value_of(&mut self, v: &SerdeVariant<'_>, x: &ast::Variant) -> (TokenStream, TokenStream) {
+    /// The value serde writes for a data variant (after the tag, if any): the shape, the
+    /// code of its schema and its outline (before the variant's own attributes).
+    fn value_of(&mut self, v: &SerdeVariant<'_>, x: &ast::Variant) -> (TokenStream, TokenStream, TokenStream) {
         let k = self.k.clone();
         let p = self.p.clone();
         let owner = format!("variant `{}` of `{}`", v.ident, self.name());
@@ -175,32 +216,44 @@ impl Gen<'_> {
             Style::Newtype => {
                 let subject = format!("the value of {owner}");
                 let (ty, code) = self.value_schema(&v.fields[0], &x.fields[0], &subject, true);
-                let shape = match ty {
-                    Some(ty) => self.shape_of(&ty),
-                    None => quote!(#k::Shape::Unknown),
+                let (shape, base) = match ty {
+                    Some(ty) => (self.shape_of(&ty), quote!(<#ty as #k::CustomResourceSchema>::OUTLINE)),
+                    None => (quote!(#k::Shape::Unknown), quote!(#p::Outline::UNKNOWN)),
                 };
-                (shape, code)
+                let outline = outline::node_outline(&p, base, &x.fields[0].attrs.node, outline::Place::Value);
+                (shape, code, outline)
             }
-            Style::Tuple => (quote!(#k::Shape::Array), self.tuple_body(&v.fields, &x.fields, &owner)),
+            Style::Tuple => (
+                quote!(#k::Shape::Array),
+                self.tuple_body(&v.fields, &x.fields, &owner),
+                quote!(#p::Outline::shape_only(#k::Shape::Array)),
+            ),
             Style::Struct => {
                 let mut uses = false;
                 let mut statements = TokenStream::new();
+                let mut parts = Vec::new();
                 for (f, fx) in v.fields.iter().zip(&x.fields) {
                     let mut place = FieldPlace {
                         subject: format!("field `{}` of {owner}", super::fields::member_name(f)),
                         container_default: false,
                         uses_container_default: &mut uses,
                     };
-                    statements.extend(self.property(f, fx, &mut place));
+                    let (statement, part) = self.property(f, fx, &mut place);
+                    statements.extend(statement);
+                    parts.push(part);
                 }
                 let body = quote! {
                     let mut object = #p::Object::new();
                     #statements
                     object.finish()
                 };
-                (quote!(#k::Shape::Object), body)
+                (quote!(#k::Shape::Object), body, outline::object(&p, parts))
             }
-            Style::Unit => (quote!(#k::Shape::Unknown), quote!(::core::unreachable!())),
+            Style::Unit => (
+                quote!(#k::Shape::Unknown),
+                quote!(::core::unreachable!()),
+                quote!(#p::Outline::UNKNOWN),
+            ),
         }
     }
 }

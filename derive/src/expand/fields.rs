@@ -5,8 +5,8 @@ use quote::{quote, quote_spanned};
 use serde_derive_internals::ast::{Field as SerdeField, Style};
 use serde_derive_internals::attr::{Default as SerdeDefault, TagType};
 
-use super::Gen;
 use super::node::{self, Extra};
+use super::{Gen, outline};
 use crate::internals::{ast, check};
 
 /// Where a field sits, for messages and defaults.
@@ -19,8 +19,19 @@ pub(crate) struct FieldPlace<'b> {
     pub uses_container_default: &'b mut bool,
 }
 
-/// `(SHAPE, OPTIONAL, schema body, schema_when_present body)` of a container.
-pub(crate) type Expansion = (TokenStream, Option<TokenStream>, TokenStream, Option<TokenStream>);
+/// What a container's impl is made of.
+pub(crate) struct Expansion {
+    /// `SHAPE`.
+    pub shape: TokenStream,
+    /// `OPTIONAL`, when not the default.
+    pub optional: Option<TokenStream>,
+    /// The body of `schema()`.
+    pub body: TokenStream,
+    /// The body of `schema_when_present()`, when not the default.
+    pub present: Option<TokenStream>,
+    /// `OUTLINE`, before the container's own attributes.
+    pub outline: TokenStream,
+}
 
 impl Gen<'_> {
     pub(crate) fn expand_struct(&mut self, style: Style, fields: &[SerdeField<'_>]) -> Expansion {
@@ -34,9 +45,17 @@ impl Gen<'_> {
                 let container_default = !matches!(cont.serde.attrs.default(), SerdeDefault::None);
                 let mut uses = false;
                 let mut statements = TokenStream::new();
+                let mut parts = Vec::new();
                 if let TagType::Internal { tag } = cont.serde.attrs.tag() {
                     let name = cont.serde.attrs.name().serialize_name().value.clone();
                     statements.extend(quote!(object.tag(generator, #tag, #name);));
+                    parts.push(outline::Part::Property(quote! {
+                        #p::Property {
+                            name: #tag,
+                            required: true,
+                            outline: &#p::Outline::leaf(#p::Shape::String),
+                        }
+                    }));
                 }
                 for (f, x) in fields.iter().zip(xs) {
                     let mut place = FieldPlace {
@@ -44,7 +63,9 @@ impl Gen<'_> {
                         container_default,
                         uses_container_default: &mut uses,
                     };
-                    statements.extend(self.property(f, x, &mut place));
+                    let (statement, part) = self.property(f, x, &mut place);
+                    statements.extend(statement);
+                    parts.push(part);
                 }
                 let default_let = if uses {
                     match cont.serde.attrs.default() {
@@ -60,7 +81,13 @@ impl Gen<'_> {
                     #statements
                     object.finish()
                 };
-                (quote!(#k::Shape::Object), None, body, None)
+                Expansion {
+                    shape: quote!(#k::Shape::Object),
+                    optional: None,
+                    body,
+                    present: None,
+                    outline: outline::object(&p, parts),
+                }
             }
             _ if transparent || matches!(style, Style::Newtype) => {
                 // serde writes the inner value: a newtype struct, or `#[serde(transparent)]`.
@@ -77,6 +104,11 @@ impl Gen<'_> {
                     Some(ty) => self.shape_of(ty),
                     None => quote!(#k::Shape::Unknown),
                 };
+                let base = match &ty {
+                    Some(ty) => quote!(<#ty as #k::CustomResourceSchema>::OUTLINE),
+                    None => quote!(#p::Outline::UNKNOWN),
+                };
+                let outline = outline::node_outline(&p, base, &x.attrs.node, outline::Place::Value);
                 if cont.serde.attrs.transparent() {
                     // A missing transparent field reads as the inner type's missing value.
                     let optional = match &ty {
@@ -86,16 +118,40 @@ impl Gen<'_> {
                             quote!(#o)
                         }
                     };
-                    (shape, Some(optional), full, Some(present))
+                    Expansion {
+                        shape,
+                        optional: Some(optional),
+                        body: full,
+                        present: Some(present),
+                        outline,
+                    }
                 } else {
-                    (shape, None, full, None)
+                    Expansion {
+                        shape,
+                        optional: None,
+                        body: full,
+                        present: None,
+                        outline,
+                    }
                 }
             }
             Style::Struct | Style::Tuple | Style::Newtype => {
                 let body = self.tuple_body(fields, xs, &format!("`{}`", self.name()));
-                (quote!(#k::Shape::Array), None, body, None)
+                Expansion {
+                    shape: quote!(#k::Shape::Array),
+                    optional: None,
+                    body,
+                    present: None,
+                    outline: quote!(#p::Outline::shape_only(#k::Shape::Array)),
+                }
             }
-            Style::Unit => (quote!(#k::Shape::Unknown), None, quote!(::core::unreachable!()), None),
+            Style::Unit => Expansion {
+                shape: quote!(#k::Shape::Unknown),
+                optional: None,
+                body: quote!(::core::unreachable!()),
+                present: None,
+                outline: quote!(#p::Outline::UNKNOWN),
+            },
         }
     }
 
@@ -177,13 +233,19 @@ impl Gen<'_> {
         (schema_ty, body)
     }
 
-    /// The statement adding one named field to `object`.
-    pub(crate) fn property(&mut self, f: &SerdeField<'_>, x: &ast::Field, place: &mut FieldPlace<'_>) -> TokenStream {
+    /// The statement adding one named field to `object`, and the field's part of the object's
+    /// outline.
+    pub(crate) fn property(
+        &mut self,
+        f: &SerdeField<'_>,
+        x: &ast::Field,
+        place: &mut FieldPlace<'_>,
+    ) -> (TokenStream, outline::Part) {
         let k = self.k.clone();
         let p = self.p.clone();
         let a = &x.attrs;
         if skipped(f) {
-            return TokenStream::new();
+            return (TokenStream::new(), outline::Part::None);
         }
         let name = f.attrs.name().serialize_name().value.clone();
         let field_ty = f.ty;
@@ -213,11 +275,18 @@ impl Gen<'_> {
                     place.subject
                 ),
             );
-            return quote! {
+            let statement = quote! {
                 object.flatten(generator, #field_name, <#ty as #k::CustomResourceSchema>::OPTIONAL, |generator| {
                     generator.subschema_for::<#ty>()
                 });
             };
+            let part = outline::Part::Flattened(quote! {
+                #p::Flattened {
+                    outline: &<#ty as #k::CustomResourceSchema>::OUTLINE,
+                    optional: <#ty as #k::CustomResourceSchema>::OPTIONAL,
+                }
+            });
+            return (statement, part);
         }
 
         self.check_node_shapes(&a.node, schema_ty.clone(), &place.subject);
@@ -335,10 +404,38 @@ impl Gen<'_> {
                 }
             }
         };
-        quote! {
+        // The outline of the field's schema: `field_schema` keeps the `Option`'s `null` only
+        // when the field must keep it, which the outline knows for `required` alone (else it
+        // says not nullable, which may be less than the schema says, never more).
+        let base = match &schema_ty {
+            Some(ty) if a.schema_with.is_none() => {
+                let keeps_null = if a.required.is_some() {
+                    quote!(<#ty as #k::CustomResourceSchema>::OPTIONAL)
+                } else {
+                    quote!(false)
+                };
+                quote!(#p::Outline::field(<#ty as #k::CustomResourceSchema>::OUTLINE, #keeps_null))
+            }
+            _ => quote!(#p::Outline::UNKNOWN),
+        };
+        let mut field_outline = outline::node_outline(&p, base, &a.node, outline::Place::Value);
+        if has_default {
+            // A default that serializes to `null` is none, which the outline cannot see: it
+            // may say defaulted when the schema has no default, never the other way.
+            field_outline = quote!(#field_outline.with_default());
+        }
+        let part = outline::Part::Property(quote! {
+            #p::Property {
+                name: #name,
+                required: #required,
+                outline: &#field_outline,
+            }
+        });
+        let statement = quote! {
             object.property(generator, #name, #required, #closure);
             #once_set
-        }
+        };
+        (statement, part)
     }
 }
 

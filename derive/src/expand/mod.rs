@@ -4,6 +4,7 @@
 mod enums;
 mod fields;
 mod node;
+mod outline;
 mod resource;
 #[cfg(test)]
 mod tests;
@@ -63,25 +64,7 @@ fn resource_of<'a>(cx: &Ctxt, cont: &'a ast::Container) -> Option<crate::interna
         );
         return None;
     }
-    // The spec's serialized field names, when the macro knows them all.
-    // (Not when serde writes the spec as something else: `transparent`, `into`.)
-    let writes_itself = !cont.serde.attrs.transparent() && cont.serde.attrs.type_into().is_none();
-    let fields = match &cont.serde.data {
-        Data::Struct(Style::Struct, fields) if writes_itself && !fields.iter().any(|f| f.attrs.flatten()) => {
-            let mut names: Vec<String> = fields
-                .iter()
-                .filter(|f| !f.attrs.skip_serializing())
-                .map(|f| f.attrs.name().serialize_name().value.clone())
-                .collect();
-            // `#[serde(tag = "...")]` on a struct writes the tag as a field too.
-            if let serde_derive_internals::attr::TagType::Internal { tag } = cont.serde.attrs.tag() {
-                names.push(tag.clone());
-            }
-            Some(names)
-        }
-        _ => None,
-    };
-    crate::internals::resource::resolve(cx, attrs, &cont.serde.ident, fields.as_deref())
+    crate::internals::resource::resolve(cx, attrs, &cont.serde.ident)
 }
 
 /// A stub impl, for when the derive reports errors.
@@ -235,10 +218,51 @@ impl<'a> Gen<'a> {
                 format!("`embedded_resource` needs an object (a struct, a map or a `serde_json::Value`), and {subject} is not one"),
             );
         }
+        self.check_names(node, &ty);
         if let Some(items) = &node.items {
             let items_ty = quote_spanned!(items.span=> <#ty as #k::ArraySchema>::Items);
             let subject = format!("the items of {subject}");
             self.check_node_shapes(&items.value, Some(items_ty), &subject);
+        }
+    }
+
+    /// The compile-time checks of the names a node's attributes give (list-map keys,
+    /// `*_one_of` members) against the outline of `ty`, the type the node describes.
+    fn check_names(&mut self, node: &attr::Node, ty: &TokenStream) {
+        let k = self.k.clone();
+        let p = self.p.clone();
+        let place = if node.one_of_fields.is_empty() {
+            outline::Place::Value
+        } else {
+            // Only a type's own attributes name its fields.
+            outline::Place::Container
+        };
+        let node_outline = outline::node_outline(&p, quote!(<#ty as #k::CustomResourceSchema>::OUTLINE), node, place);
+        if let Some(keys) = &node.list_map_keys {
+            let span = keys.span;
+            self.checks.push(quote_spanned! {span=>
+                if let ::core::option::Option::Some(problem) = #p::list_map_items_problem(&#node_outline) {
+                    ::core::panic!("{}", problem.as_str());
+                }
+            });
+            for key in &keys.value {
+                self.checks.push(quote_spanned! {span=>
+                    if let ::core::option::Option::Some(problem) = #p::list_map_key_problem(&#node_outline, #key) {
+                        ::core::panic!("{}", problem.as_str());
+                    }
+                });
+            }
+        }
+        for o in &node.one_of_fields {
+            let (which, fields) = &o.value;
+            let span = o.span;
+            for f in fields {
+                self.checks.push(quote_spanned! {span=>
+                    if let ::core::option::Option::Some(problem) = #p::one_of_problem(&#node_outline, #which, #f) {
+                        ::core::panic!("{}", problem.as_str());
+                    }
+                });
+            }
         }
     }
 
@@ -247,18 +271,32 @@ impl<'a> Gen<'a> {
         let k = self.k.clone();
         let ident = &cont.serde.ident;
 
-        let (shape, optional, body, present_body) = match &cont.serde.data {
+        let fields::Expansion {
+            shape,
+            optional,
+            body,
+            present: present_body,
+            outline,
+        } = match &cont.serde.data {
             _ if cont.serde.attrs.type_into().is_some() => {
                 let into = cont.serde.attrs.type_into().expect("into");
                 let span = syn::spanned::Spanned::span(into);
                 let into = quote!(#into);
                 self.contains(&into, &attr::Node::default(), span);
                 let shape = self.shape_of(&into);
-                (shape, None, quote!(generator.subschema_for::<#into>()), None)
+                fields::Expansion {
+                    shape,
+                    optional: None,
+                    body: quote!(generator.subschema_for::<#into>()),
+                    present: None,
+                    outline: quote!(<#into as #k::CustomResourceSchema>::OUTLINE),
+                }
             }
             Data::Struct(style, fields) => self.expand_struct(*style, fields),
             Data::Enum(variants) => self.expand_enum(variants),
         };
+        let p = self.p.clone();
+        let outline = outline::node_outline(&p, outline, &cont.attrs.node, outline::Place::Container);
 
         // The container's own attributes, on its schema.
         let container_shape = match (&cont.attrs.node.type_, cont.attrs.node.int_or_string) {
@@ -277,7 +315,6 @@ impl<'a> Gen<'a> {
             serialize_with: None,
         };
         let own = self.node_code(&cont.attrs.node, &extra);
-        let p = self.p.clone();
         let body = own.apply(&p, body);
         let present = present_body.map(|b| own.apply(&p, b));
 
@@ -319,6 +356,8 @@ impl<'a> Gen<'a> {
             impl #impl_generics #k::CustomResourceSchema for #ident #ty_generics #where_clause {
                 const SHAPE: #k::Shape = #container_shape;
                 #optional
+                #[doc(hidden)]
+                const OUTLINE: #p::Outline = #outline;
                 #[doc(hidden)]
                 const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = #depth;
                 fn schema(generator: &mut #k::Generator) -> #k::schema::Structural {

@@ -2,7 +2,7 @@
 //! enum values, examples, which need the generator) and the chain of `Node` calls.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 
 use crate::internals::ast::Docs;
 use crate::internals::attr::{self, Rule};
@@ -189,7 +189,13 @@ pub fn node_code(p: &TokenStream, k: &TokenStream, node: &attr::Node, extra: &Ex
     let default = match (&node.default, &extra.value_type) {
         (Some(d), Some(ty)) => {
             let expr = &d.value;
-            let value = quote_spanned!(d.span=> { let value: #ty = #expr; value });
+            // `default = "10Gi"` on a `String` (or `Cow<str>`, `PathBuf`...) field: the
+            // literal converts, as a `&str` field keeps it as it is.
+            let value = if is_string_literal(expr) {
+                quote_spanned!(d.span=> { let value: #ty = ::core::convert::From::from(#expr); value })
+            } else {
+                quote_spanned!(d.span=> { let value: #ty = #expr; value })
+            };
             Some(match extra.serialize_with {
                 Some(with) => quote!(#p::to_json_with(generator, "default", &#value, #with)),
                 None => quote!(#p::to_json(generator, "default", &#value)),
@@ -206,6 +212,15 @@ pub fn node_code(p: &TokenStream, k: &TokenStream, node: &attr::Node, extra: &Ex
         calls.extend(quote_spanned!(span=> .nullable()));
     }
     NodeCode { lets, calls }
+}
+
+/// True when `expr` is one string literal (`"10Gi"`).
+fn is_string_literal(expr: &TokenStream) -> bool {
+    let mut tokens = expr.clone().into_iter();
+    match (tokens.next(), tokens.next()) {
+        (Some(proc_macro2::TokenTree::Literal(l)), None) => syn::parse2::<syn::LitStr>(l.into_token_stream()).is_ok(),
+        _ => false,
+    }
 }
 
 /// True when the node's attributes (or serde) give it a default.

@@ -3,9 +3,9 @@
 //! `Deserialize`.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
 
-use crate::internals::resource::Resource;
+use crate::internals::resource::{Attrs, Resource};
 
 /// The code of the root type of `r`, whose spec type is `spec` (visible as `vis`).
 pub fn expand(k: &TokenStream, r: &Resource, spec: &syn::Ident, vis: &syn::Visibility) -> TokenStream {
@@ -90,6 +90,20 @@ pub fn expand(k: &TokenStream, r: &Resource, spec: &syn::Ident, vis: &syn::Visib
         ),
     };
     let status_binding = if a.status.is_some() { quote!(status) } else { quote!(_) };
+    let status_outline = match &a.status {
+        Some(status) => {
+            let ty = &status.value;
+            quote! {
+                #p::Property {
+                    name: "status",
+                    required: false,
+                    outline: &<::core::option::Option<#ty> as #k::CustomResourceSchema>::OUTLINE.field(false),
+                },
+            }
+        }
+        None => TokenStream::new(),
+    };
+    let path_checks = path_checks(k, root, a);
     let status_assign = if a.status.is_some() {
         quote!(status,)
     } else {
@@ -164,6 +178,33 @@ pub fn expand(k: &TokenStream, r: &Resource, spec: &syn::Ident, vis: &syn::Visib
 
         impl #k::CustomResourceSchema for #root {
             const SHAPE: #k::Shape = #k::Shape::Object;
+            #[doc(hidden)]
+            const OUTLINE: #p::Outline = #p::Outline::object(
+                &[
+                    #p::Property {
+                        name: "apiVersion",
+                        required: false,
+                        outline: &#p::Outline::leaf(#k::Shape::String),
+                    },
+                    #p::Property {
+                        name: "kind",
+                        required: false,
+                        outline: &#p::Outline::leaf(#k::Shape::String),
+                    },
+                    #p::Property {
+                        name: "metadata",
+                        required: false,
+                        outline: &#p::Outline::leaf(#k::Shape::Object),
+                    },
+                    #p::Property {
+                        name: "spec",
+                        required: true,
+                        outline: &<#spec as #k::CustomResourceSchema>::OUTLINE.field(false),
+                    },
+                    #status_outline
+                ],
+                &[],
+            );
 
             fn schema(generator: &mut #k::Generator) -> #k::schema::Structural {
                 #p::resource::schema::<#spec>(
@@ -194,5 +235,43 @@ pub fn expand(k: &TokenStream, r: &Resource, spec: &syn::Ident, vis: &syn::Visib
                 ::core::result::Result::Ok(Self { metadata, spec, #status_assign })
             }
         }
+
+        #path_checks
     }
+}
+
+/// A `const` item per path of the resource attributes (printer columns, scale, selectable
+/// fields), resolving it in the root's outline: a path the types do not have fails the
+/// build, with the attribute's span.
+fn path_checks(k: &TokenStream, root: &syn::Ident, a: &Attrs) -> TokenStream {
+    let p = quote!(#k::__private);
+    let mut paths: Vec<(&syn::LitStr, TokenStream)> = a
+        .print_columns
+        .iter()
+        .map(|c| (&c.json_path, quote!(PrinterColumn)))
+        .collect();
+    if let Some(s) = &a.scale {
+        paths.push((&s.spec_replicas_path, quote!(SpecReplicas)));
+        paths.push((&s.status_replicas_path, quote!(StatusReplicas)));
+        if let Some(l) = &s.label_selector_path {
+            paths.push((l, quote!(LabelSelector)));
+        }
+    }
+    paths.extend(a.selectable.iter().map(|l| (l, quote!(Selectable))));
+    paths
+        .into_iter()
+        .map(|(path, use_)| {
+            quote_spanned! {path.span()=>
+                const _: () = {
+                    if let ::core::option::Option::Some(problem) = #p::path_problem(
+                        &<#root as #k::CustomResourceSchema>::OUTLINE,
+                        #path,
+                        #p::PathUse::#use_,
+                    ) {
+                        ::core::panic!("{}", problem.as_str());
+                    }
+                };
+            }
+        })
+        .collect()
 }

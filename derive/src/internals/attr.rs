@@ -220,7 +220,8 @@ impl Place {
     }
 }
 
-/// Every `#[kstruct(...)]` of `attrs`, parsed with `f` per key.
+/// Every `#[kstruct(...)]` of `attrs`, parsed with `f` per key; a key's error is reported and
+/// the others are still read (see [`recover`]).
 fn each_kstruct_meta(cx: &Ctxt, attrs: &[syn::Attribute], mut f: impl FnMut(&ParseNestedMeta) -> syn::Result<()>) {
     for attr in attrs {
         if !attr.path().is_ident("kstruct") {
@@ -231,10 +232,33 @@ fn each_kstruct_meta(cx: &Ctxt, attrs: &[syn::Attribute], mut f: impl FnMut(&Par
         {
             continue;
         }
-        if let Err(e) = attr.parse_nested_meta(|meta| f(&meta)) {
+        if let Err(e) = attr.parse_nested_meta(|meta| recover(cx, &meta, f(&meta))) {
             cx.syn_error(e);
         }
     }
+}
+
+/// Reads the list nested in `meta` (`items(...)`, `validation(...)`, `printcolumn(...)`),
+/// `f` per key, reporting every key's error rather than the first only.
+pub fn each_nested(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    mut f: impl FnMut(&ParseNestedMeta) -> syn::Result<()>,
+) -> syn::Result<()> {
+    meta.parse_nested_meta(|inner| recover(cx, &inner, f(&inner)))
+}
+
+/// After a key's error: the error is reported and the rest of the key (its value, up to the
+/// next `,`) skipped, so that the next keys are read: every misspelt attribute of a list is
+/// reported at once, as the compiler reports every error of a file.
+fn recover(cx: &Ctxt, meta: &ParseNestedMeta, result: syn::Result<()>) -> syn::Result<()> {
+    if let Err(e) = result {
+        cx.syn_error(e);
+        while !meta.input.is_empty() && !meta.input.peek(Token![,]) {
+            meta.input.parse::<TokenTree>()?;
+        }
+    }
+    Ok(())
 }
 
 impl Container {
@@ -260,7 +284,7 @@ impl Container {
             }
             let key = path_name(&meta.path);
             if super::resource::KEYS.contains(&key.as_str()) {
-                return c.resource.parse(meta, &key);
+                return c.resource.parse(cx, meta, &key);
             }
             parse_node_key(cx, meta, &mut c.node, Place::Container)
         });
@@ -444,7 +468,7 @@ fn parse_node_key(cx: &Ctxt, meta: &ParseNestedMeta, node: &mut Node, place: Pla
                 return Err(meta.error("duplicate kstruct attribute `items`"));
             }
             let mut items = Node::default();
-            meta.parse_nested_meta(|inner| parse_node_key(cx, &inner, &mut items, Place::Items))?;
+            each_nested(cx, meta, |inner| parse_node_key(cx, inner, &mut items, Place::Items))?;
             node.items = Some(Spanned {
                 value: Box::new(items),
                 span,
@@ -498,7 +522,7 @@ fn parse_node_key(cx: &Ctxt, meta: &ParseNestedMeta, node: &mut Node, place: Pla
         "external_docs" => {
             let mut url = None;
             let mut description = None;
-            meta.parse_nested_meta(|inner| {
+            each_nested(cx, meta, |inner| {
                 if inner.path.is_ident("url") {
                     url = Some(inner.value()?.parse::<LitStr>()?);
                 } else if inner.path.is_ident("description") {
@@ -542,7 +566,55 @@ fn parse_node_key(cx: &Ctxt, meta: &ParseNestedMeta, node: &mut Node, place: Pla
     }
 }
 
-/// A hint for keys people reach for from other tools.
+/// The keys every schema node takes.
+const NODE_KEYS: &[&str] = &[
+    "description",
+    "title",
+    "default",
+    "example",
+    "nullable",
+    "type",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusive_minimum",
+    "exclusive_maximum",
+    "multiple_of",
+    "min_length",
+    "max_length",
+    "min_items",
+    "max_items",
+    "min_properties",
+    "max_properties",
+    "pattern",
+    "enum",
+    "items",
+    "preserve_unknown_fields",
+    "embedded_resource",
+    "int_or_string",
+    "list_type",
+    "list_map_keys",
+    "list_map_key",
+    "map_type",
+    "struct_type",
+    "validation",
+    "external_docs",
+];
+
+/// The keys of fields only.
+const FIELD_KEYS: &[&str] = &[
+    "optional",
+    "required",
+    "immutable",
+    "schemars",
+    "schema_with",
+    "schema_as",
+];
+
+/// The keys of types only (besides the resource keys).
+const CONTAINER_KEYS: &[&str] = &["at_most_one_of", "exactly_one_of", "at_least_one_of", "crate"];
+
+/// A hint for keys people reach for from other tools, or a misspelt key's right spelling.
 fn hint(key: &str, place: Place) -> String {
     let h = match key {
         "rename" | "rename_all" | "skip" | "flatten" | "alias" | "tag" | "untagged" => {
@@ -557,9 +629,37 @@ fn hint(key: &str, place: Place) -> String {
         "range" => "; use `minimum`/`maximum`",
         "x_kubernetes_preserve_unknown_fields" => "; use `preserve_unknown_fields`",
         "merge_strategy" => "; use `list_type`, `list_map_keys` or `map_type`",
+        // kube-rs' `#[kube(...)]` keys that kstruct spells otherwise.
+        "struct" => "; kube-rs' `struct` is `root = \"Name\"` here",
+        "crates" => "; kube-rs' `crates(...)` is `crate = \"path::to::kstruct\"` here",
+        "apiextensions" => "; kstruct writes `apiextensions.k8s.io/v1` CRDs only",
+        "schema" => {
+            "; the schema always comes from the types: for a free-form subtree, use `preserve_unknown_fields` on the field"
+        }
+        "rule" | "rules" => "; a rule is `validation(rule = \"...\", message = \"...\")`",
         _ => "",
     };
-    h.to_owned()
+    if !h.is_empty() {
+        return h.to_owned();
+    }
+    // A misspelling: the closest key of any place (the message says where it belongs).
+    let mut keys: Vec<&str> = NODE_KEYS.to_vec();
+    keys.extend(FIELD_KEYS);
+    keys.extend(CONTAINER_KEYS);
+    if place == Place::Container {
+        keys.extend(super::resource::KEYS);
+    }
+    let Some(m) = super::suggest::did_you_mean(key, &keys) else {
+        return String::new();
+    };
+    let elsewhere = if FIELD_KEYS.contains(&m) && place != Place::Field {
+        ", a field attribute"
+    } else if CONTAINER_KEYS.contains(&m) && place != Place::Container {
+        ", a container attribute"
+    } else {
+        ""
+    };
+    format!(" (did you mean `{m}`{elsewhere}?)")
 }
 
 fn flag_value(meta: &ParseNestedMeta) -> syn::Result<bool> {
@@ -648,10 +748,22 @@ fn parse_rule(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Rule> {
     let mut field_path = None;
     let mut optional_old_self = None;
     if meta.input.peek(Token![=]) {
-        // `validation = "rule"`.
-        rule = Some(meta.value()?.parse()?);
+        // `validation = "rule"`, or kube-rs' `validation = Rule::new("...").message(...)`.
+        let value = meta.value()?;
+        if value.peek(LitStr) {
+            rule = Some(value.parse()?);
+        } else {
+            let expr = expression(value)?;
+            return Err(syn::Error::new(
+                expr.span(),
+                format!(
+                    "kube-rs' `Rule` is not read here: write {}",
+                    super::kube::rule_attribute(&expr)
+                ),
+            ));
+        }
     } else {
-        meta.parse_nested_meta(|inner| {
+        each_nested(cx, meta, |inner| {
             let key = path_name(&inner.path);
             match key.as_str() {
                 "rule" => rule = Some(inner.value()?.parse()?),
@@ -677,10 +789,21 @@ fn parse_rule(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Rule> {
                     reason = Some(lit);
                 }
                 "field_path" => field_path = Some(inner.value()?.parse()?),
-                "optional_old_self" => optional_old_self = Some(flag_value(&inner)?),
+                "optional_old_self" => optional_old_self = Some(flag_value(inner)?),
                 _ => {
+                    const KEYS: &[&str] = &[
+                        "rule",
+                        "message",
+                        "message_expression",
+                        "reason",
+                        "field_path",
+                        "optional_old_self",
+                    ];
+                    let hint = super::suggest::did_you_mean(&key, KEYS)
+                        .map(|m| format!(" (did you mean `{m}`?)"))
+                        .unwrap_or_default();
                     return Err(inner.error(format!(
-                        "unknown key `{key}` in `validation(...)`: expected rule, message, message_expression, reason, field_path or optional_old_self"
+                        "unknown key `{key}` in `validation(...)`{hint}: expected rule, message, message_expression, reason, field_path or optional_old_self"
                     )));
                 }
             }

@@ -5,4 +5,6 @@
 pub mod ast;
 pub mod attr;
 pub mod check;
+pub mod kube;
 pub mod resource;
+pub mod suggest;

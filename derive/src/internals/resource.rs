@@ -116,7 +116,7 @@ fn pair(meta: &ParseNestedMeta) -> syn::Result<(LitStr, LitStr)> {
 
 impl Attrs {
     /// Parses one resource key (one of [`KEYS`]).
-    pub fn parse(&mut self, meta: &ParseNestedMeta, key: &str) -> syn::Result<()> {
+    pub fn parse(&mut self, cx: &Ctxt, meta: &ParseNestedMeta, key: &str) -> syn::Result<()> {
         let span = meta.path.span();
         self.first.get_or_insert(span);
         match key {
@@ -163,13 +163,36 @@ impl Attrs {
                 )
             }
             "printcolumn" => {
-                let c = print_column(meta)?;
-                self.print_columns.push(c);
+                if meta.input.peek(Token![=]) {
+                    let json = lit(meta)?;
+                    return Err(syn::Error::new(
+                        json.span(),
+                        format!(
+                            "kube-rs' JSON form of `printcolumn` is not read here: write {}",
+                            super::kube::printcolumn_attribute(&json.value())
+                        ),
+                    ));
+                }
+                if let Some(c) = print_column(cx, meta)? {
+                    self.print_columns.push(c);
+                }
                 Ok(())
             }
             "scale" => {
-                let s = scale(meta)?;
-                once(meta, &mut self.scale, s, key)
+                if meta.input.peek(Token![=]) {
+                    let json = lit(meta)?;
+                    return Err(syn::Error::new(
+                        json.span(),
+                        format!(
+                            "kube-rs' JSON form of `scale` is not read here: write {}",
+                            super::kube::scale_attribute(&json.value())
+                        ),
+                    ));
+                }
+                match scale(cx, meta)? {
+                    Some(s) => once(meta, &mut self.scale, s, key),
+                    None => Ok(()),
+                }
             }
             "selectable" => {
                 self.selectable.push(lit(meta)?);
@@ -224,25 +247,65 @@ impl Attrs {
     }
 }
 
-fn print_column(meta: &ParseNestedMeta) -> syn::Result<PrintColumn> {
+/// `printcolumn(...)`; `None` when a key had an error (reported in `cx`).
+fn print_column(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<PrintColumn>> {
     let span = meta.path.span();
-    let (mut name, mut type_, mut json_path, mut description, mut format, mut priority) =
-        (None, None, None, None, None, None);
-    meta.parse_nested_meta(|inner| {
+    let mut c = ColumnKeys::default();
+    let mut failed = false;
+    super::attr::each_nested(cx, meta, |inner| {
+        let result = c.parse(inner);
+        failed |= result.is_err();
+        result
+    })?;
+    if failed {
+        return Ok(None);
+    }
+    let missing = |what: &str| {
+        syn::Error::new(
+            span,
+            format!("printcolumn needs `{what} = \"...\"` (or the type and path in one: `string = \".spec.engine\"`)"),
+        )
+    };
+    Ok(Some(PrintColumn {
+        name: c.name.ok_or_else(|| missing("name"))?,
+        type_: c.type_.ok_or_else(|| missing("type"))?,
+        json_path: c.json_path.ok_or_else(|| missing("json_path"))?,
+        description: c.description,
+        format: c.format,
+        priority: c.priority,
+    }))
+}
+
+/// The keys of `printcolumn(...)` (besides the column types).
+const PRINT_COLUMN_KEYS: &[&str] = &["name", "type", "json_path", "description", "format", "priority"];
+
+/// The keys of one `printcolumn(...)`, as read so far.
+#[derive(Default)]
+struct ColumnKeys {
+    name: Option<LitStr>,
+    type_: Option<LitStr>,
+    json_path: Option<LitStr>,
+    description: Option<LitStr>,
+    format: Option<LitStr>,
+    priority: Option<i32>,
+}
+
+impl ColumnKeys {
+    fn parse(&mut self, inner: &ParseNestedMeta) -> syn::Result<()> {
         let key = inner.path.get_ident().map(ToString::to_string).unwrap_or_default();
         match key.as_str() {
-            "name" => once(&inner, &mut name, lit(&inner)?, &key),
-            "type" | "type_" => once(&inner, &mut type_, lit(&inner)?, "type"),
-            "json_path" | "jsonPath" => once(&inner, &mut json_path, lit(&inner)?, "json_path"),
+            "name" => once(inner, &mut self.name, lit(inner)?, &key),
+            "type" | "type_" => once(inner, &mut self.type_, lit(inner)?, "type"),
+            "json_path" | "jsonPath" => once(inner, &mut self.json_path, lit(inner)?, "json_path"),
             // `integer = ".spec.replicas"`: type and path in one key, which clippy's
             // `duplicated_attributes` does not flag when two columns share a type.
             t if COLUMN_TYPES.contains(&t) => {
-                let path = lit(&inner)?;
-                once(&inner, &mut type_, LitStr::new(t, inner.path.span()), "type")?;
-                once(&inner, &mut json_path, path, "json_path")
+                let path = lit(inner)?;
+                once(inner, &mut self.type_, LitStr::new(t, inner.path.span()), "type")?;
+                once(inner, &mut self.json_path, path, "json_path")
             }
-            "description" => once(&inner, &mut description, lit(&inner)?, &key),
-            "format" => once(&inner, &mut format, lit(&inner)?, &key),
+            "description" => once(inner, &mut self.description, lit(inner)?, &key),
+            "format" => once(inner, &mut self.format, lit(inner)?, &key),
             "priority" => {
                 let l = inner.value()?.parse::<LitInt>()?;
                 let p = l
@@ -250,51 +313,57 @@ fn print_column(meta: &ParseNestedMeta) -> syn::Result<PrintColumn> {
                     .ok()
                     .filter(|p| *p >= 0)
                     .ok_or_else(|| syn::Error::new(l.span(), "`priority` must be 0 or more (an int32)"))?;
-                once(&inner, &mut priority, p, &key)
+                once(inner, &mut self.priority, p, &key)
             }
-            _ => Err(inner.error(format!(
-                "unknown printcolumn key `{key}`: expected name, a type with its path (`integer = \".spec.replicas\"`), \
-                 type and json_path, description, format or priority"
-            ))),
+            _ => {
+                let mut keys: Vec<&str> = PRINT_COLUMN_KEYS.to_vec();
+                keys.extend(COLUMN_TYPES);
+                let hint = super::suggest::did_you_mean(&key, &keys)
+                    .map(|m| format!(" (did you mean `{m}`?)"))
+                    .unwrap_or_default();
+                Err(inner.error(format!(
+                    "unknown printcolumn key `{key}`{hint}: expected name, a type with its path (`integer = \".spec.replicas\"`), \
+                     type and json_path, description, format or priority"
+                )))
+            }
         }
-    })?;
-    let missing = |what: &str| {
-        syn::Error::new(
-            span,
-            format!("printcolumn needs `{what} = \"...\"` (or the type and path in one: `string = \".spec.engine\"`)"),
-        )
-    };
-    Ok(PrintColumn {
-        name: name.ok_or_else(|| missing("name"))?,
-        type_: type_.ok_or_else(|| missing("type"))?,
-        json_path: json_path.ok_or_else(|| missing("json_path"))?,
-        description,
-        format,
-        priority,
-    })
+    }
 }
 
-fn scale(meta: &ParseNestedMeta) -> syn::Result<Scale> {
+/// `scale(...)`; `None` when a key had an error (reported in `cx`).
+fn scale(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Scale>> {
+    const KEYS: &[&str] = &["spec_replicas_path", "status_replicas_path", "label_selector_path"];
     let span = meta.path.span();
     let (mut spec, mut status, mut selector) = (None, None, None);
-    meta.parse_nested_meta(|inner| {
+    let mut failed = false;
+    super::attr::each_nested(cx, meta, |inner| {
         let key = inner.path.get_ident().map(ToString::to_string).unwrap_or_default();
-        match key.as_str() {
-            "spec_replicas_path" => once(&inner, &mut spec, lit(&inner)?, &key),
-            "status_replicas_path" => once(&inner, &mut status, lit(&inner)?, &key),
-            "label_selector_path" => once(&inner, &mut selector, lit(&inner)?, &key),
-            _ => Err(inner.error(format!(
-                "unknown scale key `{key}`: expected spec_replicas_path, status_replicas_path or label_selector_path"
-            ))),
-        }
+        let result = match key.as_str() {
+            "spec_replicas_path" => lit(inner).and_then(|l| once(inner, &mut spec, l, &key)),
+            "status_replicas_path" => lit(inner).and_then(|l| once(inner, &mut status, l, &key)),
+            "label_selector_path" => lit(inner).and_then(|l| once(inner, &mut selector, l, &key)),
+            _ => {
+                let hint = super::suggest::did_you_mean(&key, KEYS)
+                    .map(|m| format!(" (did you mean `{m}`?)"))
+                    .unwrap_or_default();
+                Err(inner.error(format!(
+                    "unknown scale key `{key}`{hint}: expected spec_replicas_path, status_replicas_path or label_selector_path"
+                )))
+            }
+        };
+        failed |= result.is_err();
+        result
     })?;
+    if failed {
+        return Ok(None);
+    }
     let missing = |what: &str| syn::Error::new(span, format!("scale needs `{what} = \"...\"`"));
-    Ok(Scale {
+    Ok(Some(Scale {
         span,
         spec_replicas_path: spec.ok_or_else(|| missing("spec_replicas_path"))?,
         status_replicas_path: status.ok_or_else(|| missing("status_replicas_path"))?,
         label_selector_path: selector,
-    })
+    }))
 }
 
 /// The resource, with the defaults filled in: what the generated code uses.
@@ -309,9 +378,9 @@ pub struct Resource<'a> {
 }
 
 /// Checks the attributes and fills in the defaults; `None` (with errors in `cx`) when
-/// `group`, `version` or `kind` is missing. `fields`: the spec's serialized field names,
-/// when the macro can know them all (a struct with named fields and nothing flattened).
-pub fn resolve<'a>(cx: &Ctxt, attrs: &'a Attrs, ident: &syn::Ident, fields: Option<&[String]>) -> Option<Resource<'a>> {
+/// `group`, `version` or `kind` is missing. What the paths name below `.spec` and `.status`
+/// is checked against the types' outlines by `const` items the expansion writes.
+pub fn resolve<'a>(cx: &Ctxt, attrs: &'a Attrs, ident: &syn::Ident) -> Option<Resource<'a>> {
     let first = attrs.first?;
     let (Some(group), Some(version), Some(kind)) = (&attrs.group, &attrs.version, &attrs.kind) else {
         let missing: Vec<&str> = [
@@ -489,7 +558,7 @@ pub fn resolve<'a>(cx: &Ctxt, attrs: &'a Attrs, ident: &syn::Ident, fields: Opti
             }
         }
     }
-    check_paths(cx, attrs, fields);
+    check_paths(cx, attrs);
     Some(Resource {
         group: g,
         version: v,
@@ -520,9 +589,9 @@ const COLUMN_FORMATS: &[&str] = &[
     "password",
 ];
 
-fn check_paths(cx: &Ctxt, attrs: &Attrs, fields: Option<&[String]>) {
+fn check_paths(cx: &Ctxt, attrs: &Attrs) {
     let has_status = attrs.status.is_some();
-    // A path's first hop: the root's fields, and the spec's when the macro knows them.
+    // A path's first hop: the root's fields.
     let check = |l: &LitStr, what: &str, under: &[&str]| {
         let path = l.value();
         let Some(rest) = path.strip_prefix('.') else {
@@ -532,8 +601,7 @@ fn check_paths(cx: &Ctxt, attrs: &Attrs, fields: Option<&[String]>) {
             );
             return;
         };
-        let mut segments = rest.split('.');
-        let head = segments.next().unwrap_or("");
+        let head = rest.split('.').next().unwrap_or("");
         let head = head.split('[').next().unwrap_or("");
         // A field under `.spec`/`.status`, not the whole of it (the API server wants the
         // `.spec.` prefix, dot included).
@@ -558,23 +626,6 @@ fn check_paths(cx: &Ctxt, attrs: &Attrs, fields: Option<&[String]>) {
                 l,
                 format!("{what} {path:?} is under `.status`, but the kind has no status: name its type with `status = \"...\"`"),
             );
-            return;
-        }
-        if head == "spec"
-            && let Some(fields) = fields
-            && let Some(second) = segments.next()
-        {
-            let second = second.split('[').next().unwrap_or("");
-            if !second.is_empty() && !fields.iter().any(|f| f == second) {
-                let known = fields.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ");
-                let hint = did_you_mean(second, fields)
-                    .map(|m| format!(" (did you mean `{m}`?)"))
-                    .unwrap_or_default();
-                cx.error_spanned_by(
-                    l,
-                    format!("{what} {path:?}: the spec has no field `{second}`{hint}; its fields are {known}"),
-                );
-            }
         }
     };
     let mut names: Vec<String> = Vec::new();
@@ -649,31 +700,6 @@ fn check_paths(cx: &Ctxt, attrs: &Attrs, fields: Option<&[String]>) {
 
 fn quoted(list: &[&str]) -> String {
     list.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>().join(", ")
-}
-
-/// The closest name to `s` among `candidates` (edit distance at most 2).
-fn did_you_mean<'a>(s: &str, candidates: &'a [String]) -> Option<&'a str> {
-    candidates
-        .iter()
-        .map(|c| (distance(s, c), c))
-        .filter(|(d, _)| *d <= 2)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c.as_str())
-}
-
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
 
 /// The plural kube-rs and controller-gen give a regular English noun (already lower case).
@@ -766,12 +792,5 @@ mod tests {
         assert!(dns1123_subdomain("Example.com").is_some());
         assert!(qualified_name("app.kubernetes.io/name").is_none());
         assert!(qualified_name("bad key").is_some());
-    }
-
-    #[test]
-    fn suggestions() {
-        let fields = ["replicas".to_owned(), "image".to_owned()];
-        assert_eq!(did_you_mean("replica", &fields), Some("replicas"));
-        assert_eq!(did_you_mean("zzz", &fields), None);
     }
 }

@@ -3,6 +3,40 @@
 impl ::kstruct::CustomResourceSchema for Mode {
     const SHAPE: ::kstruct::Shape = ::kstruct::Shape::Mixed;
     #[doc(hidden)]
+    const OUTLINE: ::kstruct::__private::Outline = ::kstruct::__private::Outline {
+        shape: ::kstruct::Shape::Mixed,
+        preserves_unknown_fields: true,
+        ..::kstruct::__private::Outline::object(
+            &[
+                ::kstruct::__private::Property {
+                    name: "Manual",
+                    required: false,
+                    outline: &::kstruct::__private::Outline::object(
+                            &[
+                                ::kstruct::__private::Property {
+                                    name: "level",
+                                    required: !<u8 as ::kstruct::CustomResourceSchema>::OPTIONAL,
+                                    outline: &::kstruct::__private::Outline::field(
+                                        <u8 as ::kstruct::CustomResourceSchema>::OUTLINE,
+                                        false,
+                                    ),
+                                },
+                            ],
+                            &[],
+                        )
+                        .without_default(),
+                },
+                ::kstruct::__private::Property {
+                    name: "Fixed",
+                    required: false,
+                    outline: &<u16 as ::kstruct::CustomResourceSchema>::OUTLINE
+                        .without_default(),
+                },
+            ],
+            &[],
+        )
+    };
+    #[doc(hidden)]
     const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = 1
         + ::kstruct::__private::deepest([
             <u8 as ::kstruct::CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS,

@@ -7,6 +7,10 @@ where
     const SHAPE: ::kstruct::Shape = <Vec<T> as ::kstruct::CustomResourceSchema>::SHAPE;
     const OPTIONAL: bool = <Vec<T> as ::kstruct::CustomResourceSchema>::OPTIONAL;
     #[doc(hidden)]
+    const OUTLINE: ::kstruct::__private::Outline = <Vec<
+        T,
+    > as ::kstruct::CustomResourceSchema>::OUTLINE;
+    #[doc(hidden)]
     const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = 1
         + ::kstruct::__private::deepest([
             <Vec<

@@ -3,6 +3,10 @@
 impl ::kstruct::CustomResourceSchema for Probe {
     const SHAPE: ::kstruct::Shape = ::kstruct::Shape::Object;
     #[doc(hidden)]
+    const OUTLINE: ::kstruct::__private::Outline = ::kstruct::__private::Outline::shape_only(
+        ::kstruct::Shape::Object,
+    );
+    #[doc(hidden)]
     const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = 1
         + ::kstruct::__private::deepest([
             <u16 as ::kstruct::CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS,

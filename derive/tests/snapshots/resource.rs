@@ -3,6 +3,20 @@
 impl ::kstruct::CustomResourceSchema for WidgetSpec {
     const SHAPE: ::kstruct::Shape = ::kstruct::Shape::Object;
     #[doc(hidden)]
+    const OUTLINE: ::kstruct::__private::Outline = ::kstruct::__private::Outline::object(
+        &[
+            ::kstruct::__private::Property {
+                name: "size",
+                required: !<i32 as ::kstruct::CustomResourceSchema>::OPTIONAL,
+                outline: &::kstruct::__private::Outline::field(
+                    <i32 as ::kstruct::CustomResourceSchema>::OUTLINE,
+                    false,
+                ),
+            },
+        ],
+        &[],
+    );
+    #[doc(hidden)]
     const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = 1
         + ::kstruct::__private::deepest([
             <i32 as ::kstruct::CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS,
@@ -106,6 +120,41 @@ impl ::kstruct::CustomResource for Widget {
 }
 impl ::kstruct::CustomResourceSchema for Widget {
     const SHAPE: ::kstruct::Shape = ::kstruct::Shape::Object;
+    #[doc(hidden)]
+    const OUTLINE: ::kstruct::__private::Outline = ::kstruct::__private::Outline::object(
+        &[
+            ::kstruct::__private::Property {
+                name: "apiVersion",
+                required: false,
+                outline: &::kstruct::__private::Outline::leaf(::kstruct::Shape::String),
+            },
+            ::kstruct::__private::Property {
+                name: "kind",
+                required: false,
+                outline: &::kstruct::__private::Outline::leaf(::kstruct::Shape::String),
+            },
+            ::kstruct::__private::Property {
+                name: "metadata",
+                required: false,
+                outline: &::kstruct::__private::Outline::leaf(::kstruct::Shape::Object),
+            },
+            ::kstruct::__private::Property {
+                name: "spec",
+                required: true,
+                outline: &<WidgetSpec as ::kstruct::CustomResourceSchema>::OUTLINE
+                    .field(false),
+            },
+            ::kstruct::__private::Property {
+                name: "status",
+                required: false,
+                outline: &<::core::option::Option<
+                    WidgetStatus,
+                > as ::kstruct::CustomResourceSchema>::OUTLINE
+                    .field(false),
+            },
+        ],
+        &[],
+    );
     fn schema(generator: &mut ::kstruct::Generator) -> ::kstruct::schema::Structural {
         ::kstruct::__private::resource::schema::<
             WidgetSpec,
@@ -145,3 +194,30 @@ impl<'de> ::kstruct::__private::serde::Deserialize<'de> for Widget {
         ::core::result::Result::Ok(Self { metadata, spec, status })
     }
 }
+const _: () = {
+    if let ::core::option::Option::Some(problem) = ::kstruct::__private::path_problem(
+        &<Widget as ::kstruct::CustomResourceSchema>::OUTLINE,
+        ".spec.size",
+        ::kstruct::__private::PathUse::PrinterColumn,
+    ) {
+        ::core::panic!("{}", problem.as_str());
+    }
+};
+const _: () = {
+    if let ::core::option::Option::Some(problem) = ::kstruct::__private::path_problem(
+        &<Widget as ::kstruct::CustomResourceSchema>::OUTLINE,
+        ".spec.size",
+        ::kstruct::__private::PathUse::SpecReplicas,
+    ) {
+        ::core::panic!("{}", problem.as_str());
+    }
+};
+const _: () = {
+    if let ::core::option::Option::Some(problem) = ::kstruct::__private::path_problem(
+        &<Widget as ::kstruct::CustomResourceSchema>::OUTLINE,
+        ".status.size",
+        ::kstruct::__private::PathUse::StatusReplicas,
+    ) {
+        ::core::panic!("{}", problem.as_str());
+    }
+};

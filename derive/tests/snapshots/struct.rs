@@ -3,6 +3,61 @@
 impl ::kstruct::CustomResourceSchema for WidgetSpec {
     const SHAPE: ::kstruct::Shape = ::kstruct::Shape::Object;
     #[doc(hidden)]
+    const OUTLINE: ::kstruct::__private::Outline = ::kstruct::__private::Outline::object(
+        &[
+            ::kstruct::__private::Property {
+                name: "minReplicas",
+                required: false,
+                outline: &::kstruct::__private::Outline::field(
+                        <i32 as ::kstruct::CustomResourceSchema>::OUTLINE,
+                        false,
+                    )
+                    .with_default(),
+            },
+            ::kstruct::__private::Property {
+                name: "maxReplicas",
+                required: false,
+                outline: &::kstruct::__private::Outline::field(
+                        <i32 as ::kstruct::CustomResourceSchema>::OUTLINE,
+                        false,
+                    )
+                    .with_default(),
+            },
+            ::kstruct::__private::Property {
+                name: "image",
+                required: false,
+                outline: &::kstruct::__private::Outline::field(
+                    <Option<String> as ::kstruct::CustomResourceSchema>::OUTLINE,
+                    false,
+                ),
+            },
+            ::kstruct::__private::Property {
+                name: "pullPolicy",
+                required: false,
+                outline: &::kstruct::__private::Outline::field(
+                        <String as ::kstruct::CustomResourceSchema>::OUTLINE,
+                        false,
+                    )
+                    .with_default(),
+            },
+            ::kstruct::__private::Property {
+                name: "args",
+                required: false,
+                outline: &::kstruct::__private::Outline::field(
+                        <Vec<String> as ::kstruct::CustomResourceSchema>::OUTLINE,
+                        false,
+                    )
+                    .with_default(),
+            },
+        ],
+        &[
+            ::kstruct::__private::Flattened {
+                outline: &<Extra as ::kstruct::CustomResourceSchema>::OUTLINE,
+                optional: <Extra as ::kstruct::CustomResourceSchema>::OPTIONAL,
+            },
+        ],
+    );
+    #[doc(hidden)]
     const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = 1
         + ::kstruct::__private::deepest([
             <i32 as ::kstruct::CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS,

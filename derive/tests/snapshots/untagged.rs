@@ -4,6 +4,11 @@ impl ::kstruct::CustomResourceSchema for Target {
     const SHAPE: ::kstruct::Shape = <String as ::kstruct::CustomResourceSchema>::SHAPE
         .union(::kstruct::Shape::Object);
     #[doc(hidden)]
+    const OUTLINE: ::kstruct::__private::Outline = ::kstruct::__private::Outline::shape_only(
+        <String as ::kstruct::CustomResourceSchema>::SHAPE
+            .union(::kstruct::Shape::Object),
+    );
+    #[doc(hidden)]
     const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = 1
         + ::kstruct::__private::deepest([
             <String as ::kstruct::CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS,

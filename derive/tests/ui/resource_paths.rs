@@ -8,7 +8,6 @@ use serde::{Deserialize, Serialize};
     kind = "Widget",
     printcolumn(name = "Size", type = "int", json_path = ".spec.size"),
     printcolumn(name = "Size", type = "integer", json_path = ".spec.size", format = "uint8"),
-    printcolumn(name = "Replicas", type = "integer", json_path = ".spec.replica"),
     printcolumn(name = "Ready", type = "integer", json_path = ".status.ready"),
     printcolumn(name = "Bad", type = "string", json_path = "spec.size"),
     printcolumn(name = "Where", type = "string", json_path = ".data.x"),

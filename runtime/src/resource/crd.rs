@@ -9,10 +9,26 @@ use super::apiextensions::{
 };
 use super::{CustomResource, ObjectMeta, Resource};
 use crate::rust_schema::Problem;
+use crate::rust_schema::outline::{PathUse, Text, write_missing_field, write_path_type_problem};
 
 /// The CRD of `R` (what [`CustomResource::crd`] returns).
+///
+/// # Panics
+///
+/// When the types cannot express what the attributes ask for (see [`CustomResource::crd`]).
 pub fn crd_for<R: CustomResource>() -> CustomResourceDefinition {
-    assemble(&R::RESOURCE, crate::schema_for::<R>())
+    let type_name = std::any::type_name::<R>();
+    let (schema, mut problems) = crate::rust_schema::generate::<R>();
+    let schema = kstruct_schema::serialize::to_value(&schema);
+    problems.extend(path_problems(&R::RESOURCE, &schema, type_name));
+    if !problems.is_empty() {
+        let error = crate::Error::TypeSchema {
+            type_name: type_name.to_owned(),
+            problems,
+        };
+        panic!("{error}\n(`crd()` never leaves out what the attributes ask for; `try_crd()` returns this as an error)");
+    }
+    assemble(&R::RESOURCE, schema)
 }
 
 /// The CRD of `R`, or every problem with it (what [`CustomResource::try_crd`] returns).
@@ -116,75 +132,65 @@ enum Target<'a> {
     Node(&'a Value),
     /// Somewhere below a node that keeps unknown fields (or `metadata`): anything can be there.
     Free,
-    /// Nothing: the schema has no such field.
-    Missing(String),
+    /// Nothing: the schema has no field `walked` (its last segment) in `parent`.
+    Missing { walked: String, parent: &'a Value },
     /// A path the check does not follow (a JSONPath beyond `.a.b.c`).
     Unchecked,
 }
 
-/// The printer columns, scale and selectable-field paths that the schema does not have.
+/// The printer columns, scale and selectable-field paths that the schema does not have (in
+/// the words of the derive's compile-time check of the same paths).
 fn path_problems(r: &Resource, schema: &Value, type_name: &str) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    let mut problem = |path: String, message: String| {
-        problems.push(Problem {
-            type_name: type_name.to_owned(),
-            path,
-            message,
-        })
-    };
-    for c in r.printer_columns {
-        if let Target::Missing(at) = resolve(schema, c.json_path) {
-            problem(
-                at.clone(),
-                format!(
-                    "the printer column `{}` shows `{}`, but the schema has no `{at}`",
-                    c.name, c.json_path
-                ),
-            );
-        }
-    }
+    let mut uses: Vec<(PathUse, &str)> = r
+        .printer_columns
+        .iter()
+        .map(|c| (PathUse::PrinterColumn, c.json_path))
+        .collect();
     if let Some(scale) = r.scale {
-        let paths = [
-            ("spec_replicas_path", Some(scale.spec_replicas_path)),
-            ("status_replicas_path", Some(scale.status_replicas_path)),
-            ("label_selector_path", scale.label_selector_path),
-        ];
-        for (what, path) in paths {
-            let Some(path) = path else { continue };
-            match resolve(schema, path) {
-                Target::Missing(at) => problem(
-                    at.clone(),
-                    format!("scale's {what} is `{path}`, but the schema has no `{at}`"),
-                ),
-                Target::Node(node) if what != "label_selector_path" && !has_type(node, &["integer"]) => problem(
-                    path.trim_start_matches('.').to_owned(),
-                    format!(
-                        "scale's {what} `{path}` must be an integer field (the /scale subresource reads it as int32)"
-                    ),
-                ),
-                _ => {}
-            }
+        uses.push((PathUse::SpecReplicas, scale.spec_replicas_path));
+        uses.push((PathUse::StatusReplicas, scale.status_replicas_path));
+        if let Some(l) = scale.label_selector_path {
+            uses.push((PathUse::LabelSelector, l));
         }
     }
-    for path in r.selectable_fields {
-        match resolve(schema, path) {
-            Target::Missing(at) => problem(
-                at.clone(),
-                format!("the selectable field `{path}` is not in the schema (no `{at}`)"),
-            ),
-            Target::Node(node) if !has_type(node, &["string", "integer", "boolean"]) => problem(
-                path.trim_start_matches('.').to_owned(),
-                format!(
-                    "the selectable field `{path}` must be a string, integer or boolean (the API server refuses other types)"
-                ),
-            ),
-            Target::Free => problem(
-                path.trim_start_matches('.').to_owned(),
-                format!(
-                    "the selectable field `{path}` has no type in the schema (it keeps unknown fields there); the API server needs a string, integer or boolean"
-                ),
-            ),
-            _ => {}
+    uses.extend(r.selectable_fields.iter().map(|p| (PathUse::Selectable, *p)));
+    let mut problems = Vec::new();
+    for (use_, path) in uses {
+        let mut message = Text::new();
+        let at = match resolve(schema, path) {
+            Target::Missing { walked, parent } => {
+                let (parent_path, segment) = walked.rsplit_once('.').unwrap_or(("", walked.as_str()));
+                let names: Vec<&str> = parent
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .map(|p| p.keys().map(String::as_str).collect())
+                    .unwrap_or_default();
+                write_missing_field(&mut message, use_.what(), path, parent_path, segment, &names);
+                walked
+            }
+            Target::Node(node) => {
+                let wrong = match use_ {
+                    PathUse::SpecReplicas | PathUse::StatusReplicas => !has_type(node, &["integer"]),
+                    PathUse::Selectable => !has_type(node, &["string", "integer", "boolean"]),
+                    PathUse::PrinterColumn | PathUse::LabelSelector => false,
+                };
+                if wrong {
+                    write_path_type_problem(&mut message, use_, path, false);
+                }
+                path.trim_start_matches('.').to_owned()
+            }
+            Target::Free if use_ == PathUse::Selectable => {
+                write_path_type_problem(&mut message, use_, path, true);
+                path.trim_start_matches('.').to_owned()
+            }
+            Target::Free | Target::Unchecked => String::new(),
+        };
+        if !message.is_empty() {
+            problems.push(Problem {
+                type_name: type_name.to_owned(),
+                path: at,
+                message: message.as_str().to_owned(),
+            });
         }
     }
     problems
@@ -222,7 +228,7 @@ fn resolve<'a>(schema: &'a Value, path: &str) -> Target<'a> {
         } else if node.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true)) {
             return Target::Free;
         } else {
-            return Target::Missing(walked);
+            return Target::Missing { walked, parent: node };
         }
     }
     Target::Node(node)
@@ -243,8 +249,8 @@ mod tests {
         assert!(matches!(resolve(&s, ".spec.labels.app"), Target::Node(n) if n["type"] == "string"));
         assert!(matches!(resolve(&s, ".spec.free.x.y"), Target::Free));
         assert!(matches!(resolve(&s, ".metadata.labels"), Target::Free));
-        assert!(matches!(resolve(&s, ".spec.replica"), Target::Missing(p) if p == "spec.replica"));
-        assert!(matches!(resolve(&s, ".status.x"), Target::Missing(p) if p == "status"));
+        assert!(matches!(resolve(&s, ".spec.replica"), Target::Missing { walked, .. } if walked == "spec.replica"));
+        assert!(matches!(resolve(&s, ".status.x"), Target::Missing { walked, .. } if walked == "status"));
         assert!(matches!(resolve(&s, ".spec.items[0].name"), Target::Unchecked));
     }
 }

@@ -68,8 +68,33 @@ pub trait CustomResource: CustomResourceSchema + Serialize + DeserializeOwned {
     fn spec(&self) -> &Self::Spec;
 
     /// The CRD of this version: `apiextensions.k8s.io/v1`, with this version only (merge
-    /// several versions with [`merge_crds`]). Never panics: what cannot be generated is left
-    /// out as [`schema_for`](crate::schema_for) does; [`try_crd`](Self::try_crd) reports it.
+    /// several versions with [`merge_crds`]).
+    ///
+    /// The CRD holds exactly what the attributes ask for, never less. Where the types are
+    /// derived, everything the attributes name is checked when the crate compiles: list-map
+    /// keys, printer-column, scale and selectable-field paths, `*_one_of` members (a misspelt
+    /// name is a compile error with a did-you-mean). Where only run time can know (a
+    /// hand-written [`CustomResourceSchema`] impl below a named field, a default that does not
+    /// serialize), `crd()` panics with the problems [`try_crd`](Self::try_crd) reports, rather
+    /// than emit a CRD that lacks an attribute.
+    ///
+    /// Whether the API server accepts the CRD is another question, answered by
+    /// [`lint`](crate::lint) (a default outside its own bounds, say): one line in an
+    /// operator's tests keeps every generated CRD honest.
+    ///
+    /// ```
+    /// # use kstruct::{CustomResource, CustomResourceSchema};
+    /// # #[derive(CustomResourceSchema, serde::Serialize, serde::Deserialize, Clone, Debug)]
+    /// # #[kstruct(group = "example.com", version = "v1", kind = "Widget")]
+    /// # pub struct WidgetSpec { size: i32 }
+    /// let refused = kstruct::lint::lint_typed(&Widget::crd()).unwrap();
+    /// assert!(refused.is_empty(), "the API server would refuse the CRD: {refused:?}");
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// When the types cannot express what the attributes ask for (only possible through
+    /// hand-written impls or values); [`try_crd`](Self::try_crd) returns the same as an error.
     fn crd() -> CustomResourceDefinition {
         crd_for::<Self>()
     }

@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::merge::{self, make_nullable};
+use super::outline::{self, KeyProblem};
 use super::{CustomResourceSchema, Generator, typed};
 
 /// The largest of `depths` (for the recursion check, see
@@ -810,32 +811,30 @@ impl<'a> Node<'a> {
         let required = items.value_validation.required.clone().unwrap_or_default();
         let mut ok = true;
         if items.generic.type_ != "object" {
-            self.generator
-                .problem("`list_map_keys` needs items that are objects (the API server requires `type: object`)");
+            self.generator.problem(outline::ITEMS_NOT_OBJECTS);
+            ok = false;
+        } else if items.generic.nullable {
+            self.generator.problem(outline::ITEMS_NULLABLE);
             ok = false;
         }
-        if items.generic.nullable {
-            self.generator
-                .problem("the items are nullable, and the API server refuses nullable items in a list of type map");
-            ok = false;
-        }
-        for key in keys {
-            let message = match items.properties.get(*key) {
-                None => Some(format!(
-                    "the list-map key `{key}` is not a field of the items (the API server requires each key to be one)"
-                )),
-                Some(p) if p.generic.nullable => Some(format!("the list-map key `{key}` must not be nullable")),
-                Some(p) if p.generic.type_ == "object" || p.generic.type_ == "array" => Some(format!(
-                    "the list-map key `{key}` is an {}: keys must be scalars",
-                    p.generic.type_
-                )),
-                Some(p) if !required.iter().any(|r| r == key) && p.generic.default.is_none() => Some(format!(
-                    "the list-map key `{key}` must be required or have a default (the API server requires it)"
-                )),
+        // The same messages as the derive's compile-time check of the items' outline.
+        let names: Vec<&str> = items.properties.keys().map(String::as_str).collect();
+        for key in keys.iter().filter(|_| items.generic.type_ == "object") {
+            let problem = match items.properties.get(*key) {
+                None => Some(KeyProblem::Missing),
+                Some(p) if p.generic.nullable => Some(KeyProblem::Nullable),
+                Some(p) if p.generic.type_ == "object" || p.generic.type_ == "array" => {
+                    Some(KeyProblem::NotScalar(&p.generic.type_))
+                }
+                Some(p) if !required.iter().any(|r| r == key) && p.generic.default.is_none() => {
+                    Some(KeyProblem::Optional)
+                }
                 Some(_) => None,
             };
-            if let Some(m) = message {
-                self.generator.problem(m);
+            if let Some(problem) = problem {
+                let mut message = outline::Text::new();
+                outline::write_list_map_key_problem(&mut message, problem, key, &names);
+                self.generator.problem(message.as_str());
                 ok = false;
             }
         }
@@ -924,10 +923,12 @@ impl<'a> Node<'a> {
                 format!("at least one of the fields in [{list}] must be set"),
             ),
         };
+        let names: Vec<&str> = self.schema.properties.keys().map(String::as_str).collect();
         for f in fields {
             if !self.schema.properties.contains_key(*f) {
-                self.generator
-                    .problem(format!("`{f}` in `{which}_one_of` is not a field of the object"));
+                let mut message = outline::Text::new();
+                outline::write_one_of_missing(&mut message, which, f, &names);
+                self.generator.problem(message.as_str());
             }
         }
         self.validation(ValidationRule {

@@ -47,6 +47,7 @@ use serde_json::Value;
 
 use super::builders::{ExternalEnum, Object, make_set, map_of, tuple};
 use super::merge::{any_of_shape, make_nullable};
+use super::outline::Outline;
 use super::{ArraySchema, CustomResourceSchema, Generator, MapKey, Shape, typed};
 
 fn integer(format: &str, minimum: Option<f64>, maximum: Option<f64>) -> Structural {
@@ -59,6 +60,7 @@ fn integer(format: &str, minimum: Option<f64>, maximum: Option<f64>) -> Structur
 
 impl CustomResourceSchema for bool {
     const SHAPE: Shape = Shape::Boolean;
+    const OUTLINE: Outline = Outline::leaf(Shape::Boolean);
     fn schema(_: &mut Generator) -> Structural {
         typed("boolean")
     }
@@ -68,6 +70,7 @@ macro_rules! integers {
     ($($t:ty, $nz:ty, $format:expr, $min:expr, $max:expr, $nz_signed:expr;)*) => {$(
         impl CustomResourceSchema for $t {
             const SHAPE: Shape = Shape::Integer;
+            const OUTLINE: Outline = Outline::leaf(Shape::Integer);
             fn schema(_: &mut Generator) -> Structural {
                 integer($format, $min, $max)
             }
@@ -75,6 +78,7 @@ macro_rules! integers {
         impl MapKey for $t {}
         impl CustomResourceSchema for $nz {
             const SHAPE: Shape = Shape::Integer;
+            const OUTLINE: Outline = Outline::leaf(Shape::Integer);
             fn schema(_: &mut Generator) -> Structural {
                 let mut s = integer($format, $min, $max);
                 if $nz_signed {
@@ -109,6 +113,7 @@ integers! {
 
 impl CustomResourceSchema for f32 {
     const SHAPE: Shape = Shape::Number;
+    const OUTLINE: Outline = Outline::leaf(Shape::Number);
     fn schema(_: &mut Generator) -> Structural {
         let mut s = typed("number");
         s.value_validation.format = "float".into();
@@ -118,6 +123,7 @@ impl CustomResourceSchema for f32 {
 
 impl CustomResourceSchema for f64 {
     const SHAPE: Shape = Shape::Number;
+    const OUTLINE: Outline = Outline::leaf(Shape::Number);
     fn schema(_: &mut Generator) -> Structural {
         let mut s = typed("number");
         s.value_validation.format = "double".into();
@@ -127,6 +133,7 @@ impl CustomResourceSchema for f64 {
 
 impl CustomResourceSchema for char {
     const SHAPE: Shape = Shape::String;
+    const OUTLINE: Outline = Outline::leaf(Shape::String);
     fn schema(_: &mut Generator) -> Structural {
         let mut s = typed("string");
         s.value_validation.min_length = Some(1);
@@ -140,6 +147,7 @@ macro_rules! strings {
     ($($t:ty, $format:expr;)*) => {$(
         impl CustomResourceSchema for $t {
             const SHAPE: Shape = Shape::String;
+            const OUTLINE: Outline = Outline::leaf(Shape::String);
             fn schema(_: &mut Generator) -> Structural {
                 let mut s = typed("string");
                 s.value_validation.format = $format.into();
@@ -167,6 +175,7 @@ impl MapKey for String {}
 impl<T: CustomResourceSchema> CustomResourceSchema for Option<T> {
     const SHAPE: Shape = T::SHAPE;
     const OPTIONAL: bool = true;
+    const OUTLINE: Outline = T::OUTLINE.option();
     const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = T::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
     fn schema(generator: &mut Generator) -> Structural {
         let mut s = generator.subschema_for::<T>();
@@ -184,6 +193,7 @@ macro_rules! transparent {
         impl<$($gen)*> CustomResourceSchema for $t {
             const SHAPE: Shape = <$inner as CustomResourceSchema>::SHAPE;
             const OPTIONAL: bool = <$inner as CustomResourceSchema>::OPTIONAL;
+            const OUTLINE: Outline = <$inner as CustomResourceSchema>::OUTLINE;
             const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize =
                 <$inner as CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
             fn schema(generator: &mut Generator) -> Structural {
@@ -253,6 +263,7 @@ macro_rules! sequences {
     ($([$($gen:tt)*] $t:ty;)*) => {$(
         impl<$($gen)*> CustomResourceSchema for $t {
             const SHAPE: Shape = Shape::Array;
+            const OUTLINE: Outline = Outline::array(&T::OUTLINE);
             const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = T::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
             fn schema(generator: &mut Generator) -> Structural {
                 array_of::<T>(generator)
@@ -271,6 +282,7 @@ sequences! {
 
 impl<T: CustomResourceSchema, const N: usize> CustomResourceSchema for [T; N] {
     const SHAPE: Shape = Shape::Array;
+    const OUTLINE: Outline = Outline::array(&T::OUTLINE);
     const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = T::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
     fn schema(generator: &mut Generator) -> Structural {
         let mut s = array_of::<T>(generator);
@@ -290,6 +302,7 @@ fn set_of<T: CustomResourceSchema>(generator: &mut Generator) -> Structural {
 
 impl<T: CustomResourceSchema> CustomResourceSchema for BTreeSet<T> {
     const SHAPE: Shape = Shape::Array;
+    const OUTLINE: Outline = Outline::array(&T::OUTLINE);
     const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = T::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
     fn schema(generator: &mut Generator) -> Structural {
         set_of::<T>(generator)
@@ -298,6 +311,7 @@ impl<T: CustomResourceSchema> CustomResourceSchema for BTreeSet<T> {
 
 impl<T: CustomResourceSchema, S> CustomResourceSchema for HashSet<T, S> {
     const SHAPE: Shape = Shape::Array;
+    const OUTLINE: Outline = Outline::array(&T::OUTLINE);
     const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = T::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
     fn schema(generator: &mut Generator) -> Structural {
         set_of::<T>(generator)
@@ -306,6 +320,7 @@ impl<T: CustomResourceSchema, S> CustomResourceSchema for HashSet<T, S> {
 
 impl<K: MapKey, V: CustomResourceSchema> CustomResourceSchema for BTreeMap<K, V> {
     const SHAPE: Shape = Shape::Object;
+    const OUTLINE: Outline = Outline::map(&V::OUTLINE);
     const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = V::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
     fn schema(generator: &mut Generator) -> Structural {
         map_of(generator.at("[*]", |g| g.subschema_for::<V>()))
@@ -314,6 +329,7 @@ impl<K: MapKey, V: CustomResourceSchema> CustomResourceSchema for BTreeMap<K, V>
 
 impl<K: MapKey, V: CustomResourceSchema, S> CustomResourceSchema for HashMap<K, V, S> {
     const SHAPE: Shape = Shape::Object;
+    const OUTLINE: Outline = Outline::map(&V::OUTLINE);
     const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = V::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
     fn schema(generator: &mut Generator) -> Structural {
         map_of(generator.at("[*]", |g| g.subschema_for::<V>()))
@@ -396,6 +412,7 @@ impl CustomResourceSchema for std::time::SystemTime {
 
 impl CustomResourceSchema for Value {
     const SHAPE: Shape = Shape::Any;
+    const OUTLINE: Outline = Outline::ANY;
     fn schema(_: &mut Generator) -> Structural {
         any_of_shape(Shape::Any)
     }
@@ -403,6 +420,7 @@ impl CustomResourceSchema for Value {
 
 impl CustomResourceSchema for serde_json::Map<String, Value> {
     const SHAPE: Shape = Shape::Object;
+    const OUTLINE: Outline = Outline::free_object();
     fn schema(_: &mut Generator) -> Structural {
         let mut s = typed("object");
         s.extensions.x_preserve_unknown_fields = true;
@@ -412,6 +430,7 @@ impl CustomResourceSchema for serde_json::Map<String, Value> {
 
 impl CustomResourceSchema for serde_json::Number {
     const SHAPE: Shape = Shape::Number;
+    const OUTLINE: Outline = Outline::leaf(Shape::Number);
     fn schema(_: &mut Generator) -> Structural {
         typed("number")
     }

@@ -24,6 +24,7 @@
 mod builders;
 mod impls;
 mod merge;
+pub(crate) mod outline;
 mod shape;
 
 use std::fmt;
@@ -87,6 +88,13 @@ pub trait CustomResourceSchema {
     /// `#[kstruct(preserve_unknown_fields)]` breaks the cycle.
     #[doc(hidden)]
     const RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS: usize = 0;
+
+    /// What the compiler knows of the schema, for the derive's compile-time checks of names
+    /// (list-map keys, printer-column paths...): its type, and for objects its properties.
+    /// Hand-written impls have none ([`Outline::UNKNOWN`](__private::Outline::UNKNOWN)); the
+    /// checks of names below them happen when the CRD is generated.
+    #[doc(hidden)]
+    const OUTLINE: outline::Outline = outline::Outline::UNKNOWN;
 
     /// The schema of every value serde writes for the type, as it stands under `properties`
     /// of a parent (or as `items` of an array).
@@ -272,7 +280,7 @@ pub fn schema_for<T: CustomResourceSchema + ?Sized>() -> Value {
 }
 
 /// `T`'s schema, with what had to be left out of it.
-fn generate<T: CustomResourceSchema + ?Sized>() -> (Structural, Vec<Problem>) {
+pub(crate) fn generate<T: CustomResourceSchema + ?Sized>() -> (Structural, Vec<Problem>) {
     let mut generator = Generator::new();
     let mut schema = generator.subschema_for::<T>();
     let mut problems = generator.problems;
@@ -386,6 +394,11 @@ pub mod __private {
     //! it changes with the derive.
     pub use super::builders::*;
     pub use super::merge::{make_nullable, union};
+    pub use super::outline::{
+        Flattened, Found, Names, Outline, PathUse, Property, collect_names, find, keeps_unknown_fields,
+        list_map_items_problem, list_map_key_problem, one_of_problem, path_problem,
+    };
+    pub use super::shape::Shape;
     pub use crate::interop::Schemars;
     #[cfg(feature = "schemars")]
     pub use crate::interop::schemars::json_schema_of;

@@ -247,11 +247,18 @@ fn type_replaces_the_whole_schema() {
     );
 }
 
-#[derive(Serialize, CustomResourceSchema)]
-#[serde(untagged)]
-enum Entry {
-    Name(String),
-    Full { name: String, v: u32 },
+/// A string or an object, by a hand-written impl: the derive cannot see its shape, so the
+/// list-map keys below are checked when the schema is generated (a derived union is a compile
+/// error, `derive/tests/ui/list_map_keys.rs`).
+#[derive(Serialize)]
+struct Entry;
+
+impl CustomResourceSchema for Entry {
+    fn schema(_: &mut kstruct::Generator) -> kstruct::schema::Structural {
+        let mut s = kstruct::schema::Structural::default();
+        s.extensions.x_preserve_unknown_fields = true;
+        s
+    }
 }
 
 #[derive(Serialize, CustomResourceSchema)]
@@ -318,4 +325,23 @@ fn a_same_named_type_of_another_module_is_not_recursion() {
         kstruct::schema_for::<Spec>()["properties"]["legacy"]["properties"]["size"]["type"],
         "integer"
     );
+}
+
+/// `default = "..."` on a `String` field: the literal converts.
+#[derive(Serialize, CustomResourceSchema)]
+struct StringDefaults {
+    #[kstruct(default = "10Gi")]
+    size: String,
+    #[kstruct(default = "fast")]
+    class: std::borrow::Cow<'static, str>,
+    #[kstruct(default = "/data")]
+    path: std::path::PathBuf,
+}
+
+#[test]
+fn string_literal_defaults_on_owned_strings() {
+    let s = kstruct::try_schema_for::<StringDefaults>().unwrap();
+    assert_eq!(s["properties"]["size"]["default"], "10Gi");
+    assert_eq!(s["properties"]["class"]["default"], "fast");
+    assert_eq!(s["properties"]["path"]["default"], "/data");
 }

@@ -253,6 +253,20 @@ fn every_crd_is_pinned_and_accepted() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// The root types' outlines (what the derive checks resource paths against) agree with
+/// their schemas.
+#[test]
+fn root_outlines_agree_with_the_schemas() {
+    use kstruct_tests::outline::violations;
+    let mut problems = violations::<Widget>();
+    problems.extend(violations::<DatabaseCluster>());
+    problems.extend(violations::<gadget_v1::Gadget>());
+    problems.extend(violations::<gadget_v2::Gadget>());
+    problems.extend(violations::<MouseResource>());
+    problems.extend(violations::<Tagged>());
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn identity_and_defaults() {
     let r = Widget::RESOURCE;
@@ -445,4 +459,46 @@ fn try_crd_reports_what_the_api_server_would_refuse() {
         ),
         "{text}"
     );
+}
+
+/// A status whose schema is written by hand: the derive cannot see its fields, so the
+/// printer column below it is checked when the CRD is generated.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct HandStatus {
+    pub phase: String,
+}
+
+impl CustomResourceSchema for HandStatus {
+    fn schema(generator: &mut kstruct::Generator) -> kstruct::schema::Structural {
+        let mut s = kstruct::schema::Structural::default();
+        s.generic.type_ = "object".into();
+        s.properties.insert("phase".into(), generator.subschema_for::<String>());
+        s
+    }
+}
+
+#[derive(CustomResourceSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[kstruct(
+    group = "example.com",
+    version = "v1",
+    kind = "Hand",
+    status = "HandStatus",
+    printcolumn(name = "Phase", string = ".status.phse")
+)]
+pub struct HandSpec {
+    pub size: i32,
+}
+
+/// `crd()` never emits a CRD without what the attributes ask for: where only run time can
+/// tell (a hand-written schema), it panics with what `try_crd()` reports.
+#[test]
+fn crd_panics_rather_than_drop_what_was_asked() {
+    let expected = "a printcolumn's json_path \".status.phse\": the status has no field `phse` (did you mean `phase`?); \
+                    its fields are `phase`";
+    let err = Hand::try_crd().expect_err("a path the status lacks").to_string();
+    assert!(err.contains(expected), "{err}");
+    let panic = std::panic::catch_unwind(Hand::crd).expect_err("crd() panics");
+    let message = panic.downcast_ref::<String>().expect("a message");
+    assert!(message.contains(expected), "{message}");
+    assert!(message.contains("`try_crd()` returns this as an error"), "{message}");
 }

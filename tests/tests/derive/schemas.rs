@@ -33,6 +33,8 @@ pub(crate) fn check<T: CustomResourceSchema + ?Sized>(name: &str) -> Vec<String>
         ));
     }
     problems.extend(violations(&schema, false));
+    // What the derive's compile-time checks read of the type agrees with its schema.
+    problems.extend(kstruct_tests::outline::violations::<T>());
 
     // As the spec of a CRD, through what `kstruct lint` runs.
     let mut root = Structural::default();
