@@ -96,3 +96,23 @@ pub use kstruct_derive::CustomResourceSchema;
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+/// The guides' Rust examples in `docs/` run as doctests too.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/library.md")]
+pub struct LibraryGuideDoctests;
+
+/// See [`LibraryGuideDoctests`].
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/derive.md")]
+pub struct DeriveGuideDoctests;
+
+/// See [`LibraryGuideDoctests`].
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/compiler.md")]
+pub struct CompilerGuideDoctests;
+
+/// See [`LibraryGuideDoctests`].
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/kube-rs.md")]
+pub struct KubeRsGuideDoctests;

@@ -1,7 +1,8 @@
 //! kstruct's example operator: its custom resources are Rust types ([`types`]); their CRDs
 //! are written from the types into `crds/*.yaml`; `build.rs` compiles those (and a
-//! third-party CRD) into specialized decoders ([`crds`]); `main` decodes manifests through
-//! them as the API server would, then reads the result back into the Rust types.
+//! third-party CRD) into specialized decoders ([`crds`]); `main` sends the sample manifests
+//! through them as the API server would ([`samples`]), then reads the results back into the
+//! Rust types.
 //!
 //! ```text
 //! src/types.rs ──derive──> MaintenanceNightlyJob::crd() ──write-crds──> crds/*.yaml
@@ -11,6 +12,7 @@
 
 use kstruct::CustomResource;
 
+pub mod samples;
 pub mod types;
 
 /// The code `build.rs` compiled from `crds/*.yaml` and `../crds/backups.example.com.yaml`.
