@@ -1,7 +1,6 @@
 //! The time of `crd()` for a spec embedding a `PodTemplateSpec`, in one run: kube-rs alone
 //! (its spec derives `schemars::JsonSchema`), kube-rs with kstruct's schema (the spec derives
-//! `CustomResourceSchema`), and kstruct alone (resource attributes). peers.md measured kube-rs
-//! alone at 74.5 ms (release) on this kind of machine.
+//! `CustomResourceSchema`), and kstruct alone (resource attributes).
 //!
 //! `cargo bench -p kstruct-example-kube-operator --bench crd`
 

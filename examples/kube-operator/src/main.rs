@@ -36,20 +36,21 @@ fn main() -> ExitCode {
         eprintln!("the CRD is not usable: {e}");
         return ExitCode::from(1);
     }
-    let schema = kstruct::schema::crd::CustomResourceDefinition::from_value(&crd)
-        .ok()
-        .and_then(|c| c.versions[0].structural().ok().flatten());
-    let errors = schema
-        .map(|s| kstruct::schema::validation::validate_structural(&kstruct::schema::field::Path::nil(), &s))
-        .unwrap_or_default();
-    println!(
-        "== structural: {}",
-        if errors.is_empty() {
-            "yes".to_owned()
-        } else {
-            format!("{errors:?}")
+    // What the API server checks when the CRD is created (`kstruct lint`).
+    match kstruct::lint::lint_crd(&crd) {
+        Ok(errors) if errors.is_empty() => println!("== kstruct lint: the API server accepts the CRD"),
+        Ok(errors) => {
+            for e in &errors {
+                println!("{e}");
+            }
+            eprintln!("the API server would refuse the CRD");
+            return ExitCode::from(1);
         }
-    );
+        Err(e) => {
+            eprintln!("the CRD does not decode: {e}");
+            return ExitCode::from(1);
+        }
+    }
 
     match registry.decode(MANIFEST.as_bytes(), &DecodeOptions::default()) {
         Ok(decoded) => {

@@ -1,4 +1,4 @@
-//! The 22 probes of peers.md part 2 §4 (the Rust shapes on which kube-rs 5.0 alone panics or
+//! The 22 probes (the Rust shapes on which kube-rs 5.0 alone panics or
 //! emits CRDs the API server rejects), each the spec of a kube `#[derive(CustomResource)]`
 //! whose spec derives `CustomResourceSchema` instead of `JsonSchema`: kube's `crd()` does not
 //! panic, its CRD passes the checks behind `kstruct lint` and the API server's other schema

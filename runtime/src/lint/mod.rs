@@ -22,7 +22,7 @@
 //! ]);
 //! ```
 //!
-//! Not checked (see the README's divergences): CEL rules are parsed, not type-checked or costed.
+//! Not checked (see `docs/divergences.md`): CEL rules are parsed, not type-checked or costed.
 
 mod defaults;
 mod model;

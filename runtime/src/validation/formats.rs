@@ -3,7 +3,7 @@
 //!
 //! Checked exactly: `date`, `date-time`, `byte`, `uuid` (3/4/5), `ipv4`, `ipv6`, `cidr`,
 //! `mac`, `hostname`, `password`, `bsonobjectid`, `hexcolor`, `ssn`, `duration`. Known but
-//! accepted without a check (a divergence listed in the README): `uri`, `email`, `isbn`,
+//! accepted without a check (a divergence listed in `docs/divergences.md`): `uri`, `email`, `isbn`,
 //! `isbn10`, `isbn13`, `creditcard`, `rgbcolor`.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};

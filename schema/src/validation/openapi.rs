@@ -376,7 +376,8 @@ fn node_rules(
 
 /// What the reference's rule compilation reports that can be known without type-checking:
 /// a node without a type (other than int-or-string) has no CEL type, and each rule and
-/// `messageExpression` must parse. Type errors and cost are not checked (see the README).
+/// `messageExpression` must parse. Type errors and cost are not checked (see
+/// `docs/divergences.md`).
 fn compile(s: &Props, path: &Path, rules: &mut Vec<FieldError>) {
     let Some(list) = s.x_validations.as_ref().filter(|l| !l.is_empty()) else {
         return;
@@ -646,8 +647,8 @@ fn map_list_keys_map_set(s: &Props, items: Option<&Props>, keys: &[String], path
     }
 }
 
-/// The static rules of `x-kubernetes-validations` (CEL compilation is not done; see the
-/// crate's README for what that leaves out).
+/// The static rules of `x-kubernetes-validations` (CEL compilation is not done; see
+/// `docs/divergences.md` for what that leaves out).
 fn validation_rules(s: &Props, path: &Path, errs: &mut Vec<FieldError>) {
     for (i, rule) in s.x_validations.iter().flatten().enumerate() {
         let p = path.child("x-kubernetes-validations").index(i);

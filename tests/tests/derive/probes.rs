@@ -1,4 +1,4 @@
-//! The 22 probes of peers.md part 2 §4: the Rust shapes on which kube-rs 5.0 with schemars
+//! The 22 probes: the Rust shapes on which kube-rs 5.0 with schemars
 //! panics, emits CRDs the API server rejects, or emits schemas that reject serde's own
 //! output. Each supported probe passes the serde contract and the CRD checks of
 //! `schemas.rs`, and its typed fields stay typed; the two refused shapes (direct recursion
@@ -310,8 +310,8 @@ fn p07_flattened_struct_and_map_and_p07b_enum() {
     assert!(s.get("x-kubernetes-preserve-unknown-fields").is_none());
 }
 
-// 08: free-form JSON, a label selector, a pod template (kube-rs: `{}`, rejected). The
-// k8s-openapi types themselves are the next issue's (interop); here, the same shapes.
+// 08: free-form JSON, a label selector, a pod template (kube-rs: `{}`, rejected). Here, the
+// same shapes as Rust types of the test (k8s-openapi's own types: `tests/interop.rs`).
 
 /// A label selector.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, CustomResourceSchema, Arbitrary)]
