@@ -193,7 +193,9 @@ use proc_macro::TokenStream;
 /// not fit the field's type (`minimum` on a `String`, `items(...)` on a struct: `const`
 /// assertions on the types' [`Shape`](../kstruct/enum.Shape.html)s), names the types do not
 /// have (list-map keys, `*_one_of` members, the resource attributes' paths: `const`
-/// evaluations over the types' outlines, with a did-you-mean), values the API server refuses
+/// evaluations over the types' outlines, with a did-you-mean), what only the types together
+/// show (a name serde writes twice, a rule using `oldSelf` in a list the API server cannot
+/// pair with its old value), values the API server refuses
 /// (`list_type = "unique"`, `unique_items`, a pattern Go cannot compile, a rule that is not
 /// CEL), shapes no structural schema can type, recursion.
 #[proc_macro_derive(CustomResourceSchema, attributes(kstruct))]

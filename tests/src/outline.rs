@@ -43,6 +43,15 @@ pub fn compare(o: &Outline, s: &Structural, path: &str, out: &mut Vec<String>) {
     if !o.defaulted && s.generic.default.is_some() {
         out.push(format!("{at}: the outline says no default, the schema has one"));
     }
+    if o.list_map && s.extensions.x_list_type.as_deref() != Some("map") {
+        out.push(format!("{at}: the outline says a list-type map, the schema does not"));
+    }
+    if o.atomic && s.extensions.x_map_type.as_deref() != Some("atomic") {
+        out.push(format!("{at}: the outline says an atomic map, the schema does not"));
+    }
+    if o.old_self && !has_old_self_rule(s) {
+        out.push(format!("{at}: the outline says a rule below uses oldSelf, none does"));
+    }
     if o.properties.is_some() {
         let mut names = Names::new();
         collect_names(o, &mut names);
@@ -113,4 +122,12 @@ pub fn compare(o: &Outline, s: &Structural, path: &str, out: &mut Vec<String>) {
 /// True when every property of `o` is known (its own and its flattened fields').
 fn fully_known(o: &Outline) -> bool {
     o.properties.is_some() && o.flattened.iter().all(|f| fully_known(f.outline))
+}
+
+/// True when a rule at or below `s` names `oldSelf`.
+fn has_old_self_rule(s: &Structural) -> bool {
+    s.x_validations.iter().flatten().any(|r| r.rule.contains("oldSelf"))
+        || s.properties.values().any(has_old_self_rule)
+        || s.items.as_deref().is_some_and(has_old_self_rule)
+        || matches!(&s.additional_properties, Some(AdditionalProperties::Schema(v)) if has_old_self_rule(v))
 }

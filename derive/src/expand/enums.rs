@@ -1,7 +1,7 @@
 //! Enums, in each of serde's representations.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
 use serde_derive_internals::ast::{Style, Variant as SerdeVariant};
 use serde_derive_internals::attr::TagType;
 
@@ -178,7 +178,16 @@ impl Gen<'_> {
                 );
                 g.assert_shape(v.original.ident.span(), &shape, "admits_flatten", message);
             }
-            g.value_of(v, x).1
+            let (_, content, value_outline) = g.value_of(v, x);
+            // serde writes the tag beside the value's fields: none may have its name.
+            let name = v.attrs.name().serialize_name().value.clone();
+            let p = g.p.clone();
+            g.checks.push(quote_spanned! {v.original.ident.span()=>
+                if let ::core::option::Option::Some(problem) = #p::tag_problem(&#value_outline, #tag, #name) {
+                    ::core::panic!("{}", problem.as_str());
+                }
+            });
+            content
         });
         let body = quote! {
             let mut e = #p::InternalEnum::new(#tag);

@@ -280,12 +280,16 @@ impl Gen<'_> {
                     generator.subschema_for::<#ty>()
                 });
             };
-            let part = outline::Part::Flattened(quote! {
-                #p::Flattened {
-                    outline: &<#ty as #k::CustomResourceSchema>::OUTLINE,
-                    optional: <#ty as #k::CustomResourceSchema>::OPTIONAL,
+            let part = outline::Part::Flattened(Box::new(move |after: usize| {
+                quote! {
+                    #p::Flattened {
+                        field: #field_name,
+                        after: #after,
+                        outline: &<#ty as #k::CustomResourceSchema>::OUTLINE,
+                        optional: <#ty as #k::CustomResourceSchema>::OPTIONAL,
+                    }
                 }
-            });
+            }));
             return (statement, part);
         }
 
@@ -383,6 +387,14 @@ impl Gen<'_> {
             quote!(#p::Node::new(generator, &mut schema) #calls;)
         };
         let mutability = if calls.is_empty() { quote!() } else { quote!(mut) };
+        if let Some(span) = a.immutable
+            && kstruct_schema::cel::escape_property(&name).is_none()
+        {
+            // The "stays set once set" rule of an optional field names it in CEL.
+            let message = format!("`{name}` cannot be named in a CEL rule: `immutable` cannot say it stays set");
+            self.checks
+                .push(quote_spanned!(span=> if !(#required) { ::core::panic!(#message); }));
+        }
         let once_set = if a.immutable.is_some() {
             quote! {
                 if !(#required) {
@@ -418,7 +430,8 @@ impl Gen<'_> {
             }
             _ => quote!(#p::Outline::UNKNOWN),
         };
-        let mut field_outline = outline::node_outline(&p, base, &a.node, outline::Place::Value);
+        let mut field_outline =
+            outline::node_outline_with(&p, base, &a.node, outline::Place::Value, a.immutable.is_some());
         if has_default {
             // A default that serializes to `null` is none, which the outline cannot see: it
             // may say defaulted when the schema has no default, never the other way.

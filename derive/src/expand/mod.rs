@@ -67,6 +67,21 @@ fn resource_of<'a>(cx: &Ctxt, cont: &'a ast::Container) -> Option<crate::interna
     crate::internals::resource::resolve(cx, attrs, &cont.serde.ident)
 }
 
+/// True when serde may write a name twice into the container's object: a flattened field, or
+/// the tag of an internally tagged struct beside its fields.
+fn has_flatten_or_tag(cont: &ast::Container) -> bool {
+    match &cont.serde.data {
+        Data::Struct(Style::Struct, fields) => {
+            fields.iter().any(|f| f.attrs.flatten())
+                || matches!(
+                    cont.serde.attrs.tag(),
+                    serde_derive_internals::attr::TagType::Internal { .. }
+                )
+        }
+        _ => false,
+    }
+}
+
 /// A stub impl, for when the derive reports errors.
 fn fallback(input: &syn::DeriveInput, k: &TokenStream) -> TokenStream {
     let ident = &input.ident;
@@ -226,6 +241,22 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// The compile-time check that serde writes no name twice into the type's object (where
+    /// fields are flattened, or a tag is written beside them).
+    fn check_names_written_once(&mut self) {
+        let k = self.k.clone();
+        let p = self.p.clone();
+        let self_ty = self.self_ty();
+        let span = self.cont.serde.ident.span();
+        self.checks.push(quote_spanned! {span=>
+            if let ::core::option::Option::Some(problem) =
+                #p::duplicate_problem(&<#self_ty as #k::CustomResourceSchema>::OUTLINE)
+            {
+                ::core::panic!("{}", problem.as_str());
+            }
+        });
+    }
+
     /// The compile-time checks of the names a node's attributes give (list-map keys,
     /// `*_one_of` members) against the outline of `ty`, the type the node describes.
     fn check_names(&mut self, node: &attr::Node, ty: &TokenStream) {
@@ -238,6 +269,16 @@ impl<'a> Gen<'a> {
             outline::Place::Container
         };
         let node_outline = outline::node_outline(&p, quote!(<#ty as #k::CustomResourceSchema>::OUTLINE), node, place);
+        if let Some(t) = &node.list_type
+            && t.value == "set"
+        {
+            let span = t.span;
+            self.checks.push(quote_spanned! {span=>
+                if let ::core::option::Option::Some(problem) = #p::set_items_problem(&#node_outline) {
+                    ::core::panic!("{}", problem.as_str());
+                }
+            });
+        }
         if let Some(keys) = &node.list_map_keys {
             let span = keys.span;
             self.checks.push(quote_spanned! {span=>
@@ -297,6 +338,9 @@ impl<'a> Gen<'a> {
         };
         let p = self.p.clone();
         let outline = outline::node_outline(&p, outline, &cont.attrs.node, outline::Place::Container);
+        if has_flatten_or_tag(cont) {
+            self.check_names_written_once();
+        }
 
         // The container's own attributes, on its schema.
         let container_shape = match (&cont.attrs.node.type_, cont.attrs.node.int_or_string) {

@@ -21,6 +21,17 @@ pub enum Place {
 /// The outline of a node whose type's outline is `base`, with `node`'s attributes applied in
 /// the order the schema builder applies them.
 pub fn node_outline(p: &TokenStream, base: TokenStream, node: &attr::Node, place: Place) -> TokenStream {
+    node_outline_with(p, base, node, place, false)
+}
+
+/// [`node_outline`] of a field that may be `immutable` (a rule `self == oldSelf`).
+pub fn node_outline_with(
+    p: &TokenStream,
+    base: TokenStream,
+    node: &attr::Node,
+    place: Place,
+    immutable: bool,
+) -> TokenStream {
     let mut o = if let Some(t) = &node.type_ {
         let shape = shape_of_type(p, &t.value);
         quote!(#p::Outline::of_type(#shape))
@@ -50,7 +61,27 @@ pub fn node_outline(p: &TokenStream, base: TokenStream, node: &attr::Node, place
     if node.nullable.is_some() {
         o = quote!(#o.nullable());
     }
+    // What decides where the API server can pair a value with its old value.
+    if node.list_map_keys.is_some() {
+        o = quote!(#o.as_list_map());
+    }
+    if node.map_type.as_ref().is_some_and(|m| m.value == "atomic") {
+        o = quote!(#o.as_atomic());
+    }
+    if immutable || node.validations.iter().any(|r| uses_old_self(&r.rule.value())) {
+        o = quote!(#o.with_old_self());
+    }
     o
+}
+
+/// True when `rule` names `oldSelf` (as a word).
+fn uses_old_self(rule: &str) -> bool {
+    rule.match_indices("oldSelf").any(|(i, _)| {
+        let before = rule[..i].chars().next_back();
+        let after = rule[i + "oldSelf".len()..].chars().next();
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        !word(before) && !word(after)
+    })
 }
 
 /// True when `node` has an attribute that changes the outline.
@@ -60,6 +91,9 @@ fn changes_outline(node: &attr::Node) -> bool {
         || node.preserve_unknown_fields.is_some()
         || node.embedded_resource.is_some()
         || node.nullable.is_some()
+        || node.list_map_keys.is_some()
+        || node.map_type.is_some()
+        || node.validations.iter().any(|r| uses_old_self(&r.rule.value()))
         || node.items.as_ref().is_some_and(|i| changes_outline(&i.value))
 }
 
@@ -83,11 +117,11 @@ pub enum Part {
     None,
     /// A property: `#p::Property { ... }`.
     Property(TokenStream),
-    /// A flattened field: `#p::Flattened { ... }`.
-    Flattened(TokenStream),
+    /// A flattened field: `#p::Flattened { ... }`, given how many properties come before it.
+    Flattened(Box<dyn FnOnce(usize) -> TokenStream>),
 }
 
-/// `Outline::object(&[properties], &[flattened])` of `parts`.
+/// `Outline::object(&[properties], &[flattened])` of `parts`, in the fields' order.
 pub fn object(p: &TokenStream, parts: Vec<Part>) -> TokenStream {
     let mut properties = Vec::new();
     let mut flattened = Vec::new();
@@ -95,7 +129,7 @@ pub fn object(p: &TokenStream, parts: Vec<Part>) -> TokenStream {
         match part {
             Part::None => {}
             Part::Property(t) => properties.push(t),
-            Part::Flattened(t) => flattened.push(t),
+            Part::Flattened(f) => flattened.push(f(properties.len())),
         }
     }
     quote!(#p::Outline::object(&[#(#properties),*], &[#(#flattened),*]))

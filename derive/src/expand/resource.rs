@@ -103,7 +103,7 @@ pub fn expand(k: &TokenStream, r: &Resource, spec: &syn::Ident, vis: &syn::Visib
         }
         None => TokenStream::new(),
     };
-    let path_checks = path_checks(k, root, a);
+    let path_checks = path_checks(k, root, spec, a);
     let status_assign = if a.status.is_some() {
         quote!(status,)
     } else {
@@ -243,7 +243,7 @@ pub fn expand(k: &TokenStream, r: &Resource, spec: &syn::Ident, vis: &syn::Visib
 /// A `const` item per path of the resource attributes (printer columns, scale, selectable
 /// fields), resolving it in the root's outline: a path the types do not have fails the
 /// build, with the attribute's span.
-fn path_checks(k: &TokenStream, root: &syn::Ident, a: &Attrs) -> TokenStream {
+fn path_checks(k: &TokenStream, root: &syn::Ident, spec: &syn::Ident, a: &Attrs) -> TokenStream {
     let p = quote!(#k::__private);
     let mut paths: Vec<(&syn::LitStr, TokenStream)> = a
         .print_columns
@@ -258,7 +258,18 @@ fn path_checks(k: &TokenStream, root: &syn::Ident, a: &Attrs) -> TokenStream {
         }
     }
     paths.extend(a.selectable.iter().map(|l| (l, quote!(Selectable))));
-    paths
+    // Rules using oldSelf where the API server cannot pair values with their old values,
+    // anywhere in the resource (the walk starts at the root, as the server's does).
+    let transitions = quote_spanned! {spec.span()=>
+        const _: () = {
+            if let ::core::option::Option::Some(problem) =
+                #p::transition_problem(&<#root as #k::CustomResourceSchema>::OUTLINE)
+            {
+                ::core::panic!("{}", problem.as_str());
+            }
+        };
+    };
+    let paths: TokenStream = paths
         .into_iter()
         .map(|(path, use_)| {
             quote_spanned! {path.span()=>
@@ -273,5 +284,6 @@ fn path_checks(k: &TokenStream, root: &syn::Ident, a: &Attrs) -> TokenStream {
                 };
             }
         })
-        .collect()
+        .collect();
+    quote!(#transitions #paths)
 }

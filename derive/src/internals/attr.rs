@@ -547,6 +547,12 @@ fn parse_node_key(cx: &Ctxt, meta: &ParseNestedMeta, node: &mut Node, place: Pla
             if fields.len() < 2 {
                 return Err(meta.error(format!("`{key}` needs at least two field names")));
             }
+            if let Some(f) = fields
+                .iter()
+                .find(|f| kstruct_schema::cel::escape_property(f).is_none())
+            {
+                return Err(meta.error(format!("`{f}` in `{key}` cannot be named in a CEL rule")));
+            }
             let which = match key.as_str() {
                 "at_most_one_of" => "at_most",
                 "exactly_one_of" => "exactly",

@@ -41,10 +41,40 @@ impl ::kstruct::CustomResourceSchema for Probe {
     }
 }
 const _: () = {
+    if let ::core::option::Option::Some(problem) = ::kstruct::__private::tag_problem(
+        &::kstruct::__private::Outline::object(
+            &[
+                ::kstruct::__private::Property {
+                    name: "port",
+                    required: !<u16 as ::kstruct::CustomResourceSchema>::OPTIONAL,
+                    outline: &::kstruct::__private::Outline::field(
+                        <u16 as ::kstruct::CustomResourceSchema>::OUTLINE,
+                        false,
+                    ),
+                },
+            ],
+            &[],
+        ),
+        "type",
+        "tcp",
+    ) {
+        ::core::panic!("{}", problem.as_str());
+    }
+};
+const _: () = {
     ::core::assert!(
         < ExecAction as ::kstruct::CustomResourceSchema > ::SHAPE.admits_flatten(),
         "variant `Exec` of the internally tagged `Probe`: serde writes the tag beside the fields of the value, so the value must be a struct or a map"
     );
+};
+const _: () = {
+    if let ::core::option::Option::Some(problem) = ::kstruct::__private::tag_problem(
+        &<ExecAction as ::kstruct::CustomResourceSchema>::OUTLINE,
+        "type",
+        "exec",
+    ) {
+        ::core::panic!("{}", problem.as_str());
+    }
 };
 const _: () = {
     let _ = <Probe as ::kstruct::CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;

@@ -195,6 +195,13 @@ impl<'de> ::kstruct::__private::serde::Deserialize<'de> for Widget {
     }
 }
 const _: () = {
+    if let ::core::option::Option::Some(problem) = ::kstruct::__private::transition_problem(
+        &<Widget as ::kstruct::CustomResourceSchema>::OUTLINE,
+    ) {
+        ::core::panic!("{}", problem.as_str());
+    }
+};
+const _: () = {
     if let ::core::option::Option::Some(problem) = ::kstruct::__private::path_problem(
         &<Widget as ::kstruct::CustomResourceSchema>::OUTLINE,
         ".spec.size",

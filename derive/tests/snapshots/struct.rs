@@ -52,6 +52,8 @@ impl ::kstruct::CustomResourceSchema for WidgetSpec {
         ],
         &[
             ::kstruct::__private::Flattened {
+                field: "extra",
+                after: 5usize,
                 outline: &<Extra as ::kstruct::CustomResourceSchema>::OUTLINE,
                 optional: <Extra as ::kstruct::CustomResourceSchema>::OPTIONAL,
             },
@@ -234,6 +236,13 @@ const _: () = {
     );
 };
 const _: () = {
+    if let ::core::option::Option::Some(problem) = ::kstruct::__private::set_items_problem(
+        &<Vec<String> as ::kstruct::CustomResourceSchema>::OUTLINE,
+    ) {
+        ::core::panic!("{}", problem.as_str());
+    }
+};
+const _: () = {
     ::core::assert!(
         < < Vec < String > as ::kstruct::ArraySchema > ::Items as
         ::kstruct::CustomResourceSchema > ::SHAPE.admits_string_validations(),
@@ -245,6 +254,13 @@ const _: () = {
         < Extra as ::kstruct::CustomResourceSchema > ::SHAPE.admits_flatten(),
         "serde can only flatten structs and maps, and field `extra` is neither"
     );
+};
+const _: () = {
+    if let ::core::option::Option::Some(problem) = ::kstruct::__private::duplicate_problem(
+        &<WidgetSpec as ::kstruct::CustomResourceSchema>::OUTLINE,
+    ) {
+        ::core::panic!("{}", problem.as_str());
+    }
 };
 const _: () = {
     ::core::assert!(

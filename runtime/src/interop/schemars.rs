@@ -107,9 +107,23 @@ fn substitutes() -> BTreeMap<&'static str, Value> {
 /// internally tagged enum ties each tag to its variant's fields. An alternative with
 /// `properties` is written as `{allOf: [alternative]}` instead: the same constraint, which the
 /// rewrite leaves alone.
+///
+/// # Panics
+///
+/// As [`CustomResource::crd`](crate::CustomResource::crd) does, when the schema cannot hold
+/// what the attributes ask for (what [`try_schema_for`](crate::try_schema_for) reports).
 #[doc(hidden)]
 pub fn json_schema_of<T: crate::CustomResourceSchema + ?Sized>() -> ::schemars::Schema {
-    let mut v = crate::schema_for::<T>();
+    // Inside kube's `crd()`: as kstruct's `crd()`, never a schema without what was asked.
+    let (schema, problems) = crate::rust_schema::generate::<T>();
+    if !problems.is_empty() {
+        let error = crate::Error::TypeSchema {
+            type_name: std::any::type_name::<T>().to_owned(),
+            problems,
+        };
+        panic!("{error}");
+    }
+    let mut v = kstruct_schema::serialize::to_value(&schema);
     shield_alternatives(&mut v);
     ::schemars::Schema::try_from(v).unwrap_or_else(|_| ::schemars::Schema::default())
 }

@@ -967,7 +967,7 @@ pub(crate) fn make_set(s: &mut Structural) -> Result<(), String> {
         return Err("`list_type` applies to arrays".into());
     };
     if items.generic.nullable {
-        return Err("the items are nullable, and the API server refuses nullable items in a list of type set".into());
+        return Err(outline::SET_ITEMS_NULLABLE.into());
     }
     match items.generic.type_.as_str() {
         "object" => items.extensions.x_map_type = Some("atomic".into()),

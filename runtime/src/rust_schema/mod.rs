@@ -395,8 +395,9 @@ pub mod __private {
     pub use super::builders::*;
     pub use super::merge::{make_nullable, union};
     pub use super::outline::{
-        Flattened, Found, Names, Outline, PathUse, Property, collect_names, find, keeps_unknown_fields,
-        list_map_items_problem, list_map_key_problem, one_of_problem, path_problem,
+        Flattened, Found, Names, Outline, PathUse, Property, collect_names, duplicate_problem, find,
+        keeps_unknown_fields, list_map_items_problem, list_map_key_problem, one_of_problem, path_problem,
+        set_items_problem, tag_problem, transition_problem,
     };
     pub use super::shape::Shape;
     pub use crate::interop::Schemars;

@@ -267,10 +267,28 @@ struct ListMapOfUnions {
     entries: Vec<Entry>,
 }
 
-#[derive(Serialize, CustomResourceSchema)]
+/// An item whose name is immutable, by a hand-written schema: the derive cannot see the rule,
+/// so where it is used is checked when the schema is generated (a derived one is a compile
+/// error, `derive/tests/ui/transition_rules.rs`).
+#[derive(Serialize)]
 struct Item {
-    #[kstruct(immutable)]
     name: String,
+}
+
+impl CustomResourceSchema for Item {
+    fn schema(generator: &mut kstruct::Generator) -> kstruct::schema::Structural {
+        let mut name = generator.subschema_for::<String>();
+        name.x_validations = Some(vec![kstruct::schema::ValidationRule {
+            rule: "self == oldSelf".into(),
+            message: "field is immutable".into(),
+            ..Default::default()
+        }]);
+        let mut s = kstruct::schema::Structural::default();
+        s.generic.type_ = "object".into();
+        s.properties.insert("name".into(), name);
+        s.value_validation.required = Some(vec!["name".into()]);
+        s
+    }
 }
 
 #[derive(Serialize, CustomResourceSchema)]

@@ -321,6 +321,284 @@ pub(crate) const fn write_one_of_missing(out: &mut Text, which: &str, field: &st
     push_suggestions(out, field, names, false);
 }
 
+/// A list of type set with nullable items.
+pub(crate) const SET_ITEMS_NULLABLE: &str =
+    "the items are nullable, and the API server refuses nullable items in a list of type set";
+
+/// `list_type = "set"` on `array`: its items must not be nullable.
+pub const fn set_items_problem(array: &Outline) -> Option<Text> {
+    match array.items {
+        Some(items) if items.nullable => {
+            let mut out = Text::new();
+            out.push("`list_type = \"set\"`: ");
+            out.push(SET_ITEMS_NULLABLE);
+            Some(out)
+        }
+        _ => None,
+    }
+}
+
+/// A variant of an internally tagged enum whose value has a field named as the tag.
+pub const fn tag_problem(value: &Outline, tag: &str, variant: &str) -> Option<Text> {
+    match find(value, tag) {
+        Found::Property { .. } => {
+            let mut out = Text::new();
+            out.push("variant ");
+            out.push_code(variant);
+            out.push(" has a field ");
+            out.push_code(tag);
+            out.push(", the enum's tag: serde writes the key twice");
+            Some(out)
+        }
+        Found::Missing | Found::Unknown => None,
+    }
+}
+
+/// A name serde writes twice into the object `o` (its own fields and its flattened fields',
+/// in serde's order), as `Object::insert` finds it when the schema is generated.
+pub const fn duplicate_problem(o: &Outline) -> Option<Text> {
+    let Some(properties) = o.properties else {
+        return None;
+    };
+    // Members in serde's order: own property `i` comes before flattened field `f` when
+    // `i < f.after`. Each member's names are checked against every earlier member's.
+    let members = properties.len() + o.flattened.len();
+    let mut m = 0;
+    while m < members {
+        let mut n = 0;
+        while n < m {
+            if let Some(name) = shared_name(o, properties, member_at(o, properties, n), member_at(o, properties, m)) {
+                let mut out = Text::new();
+                out.push("serde writes ");
+                out.push_code(name);
+                out.push(" twice: for ");
+                push_origin(&mut out, o, properties, member_at(o, properties, n));
+                out.push(" and for ");
+                push_origin(&mut out, o, properties, member_at(o, properties, m));
+                out.push(" (the API server rejects the duplicate field)");
+                return Some(out);
+            }
+            n += 1;
+        }
+        m += 1;
+    }
+    None
+}
+
+/// A member of an object in serde's order: an own property or a flattened field.
+#[derive(Clone, Copy)]
+enum Member {
+    Own(usize),
+    Flat(usize),
+}
+
+/// The `k`-th member of `o` in serde's order.
+const fn member_at(o: &Outline, properties: &[super::Property], k: usize) -> Member {
+    // Own properties and flattened fields merge by `after`.
+    let (mut i, mut f, mut seen) = (0, 0, 0);
+    loop {
+        let flat_next = f < o.flattened.len() && (i >= properties.len() || o.flattened[f].after <= i);
+        if seen == k {
+            return if flat_next { Member::Flat(f) } else { Member::Own(i) };
+        }
+        if flat_next {
+            f += 1;
+        } else {
+            i += 1;
+        }
+        seen += 1;
+    }
+}
+
+/// A name both members write, if any.
+const fn shared_name(o: &Outline, properties: &[super::Property], a: Member, b: Member) -> Option<&'static str> {
+    let mut names = Names::new();
+    match b {
+        Member::Own(i) => names.insert(properties[i].name),
+        Member::Flat(f) => collect_names(o.flattened[f].outline, &mut names),
+    }
+    let list = names.as_slice();
+    let mut k = 0;
+    while k < list.len() {
+        let found = match a {
+            Member::Own(i) => super::text::eq(properties[i].name, list[k]),
+            Member::Flat(f) => matches!(find(o.flattened[f].outline, list[k]), Found::Property { .. }),
+        };
+        if found {
+            return Some(list[k]);
+        }
+        k += 1;
+    }
+    None
+}
+
+/// `field `x`` or `the flattened field `y``, as the schema builder names them.
+const fn push_origin(out: &mut Text, o: &Outline, properties: &[super::Property], m: Member) {
+    match m {
+        Member::Own(i) => {
+            out.push("field ");
+            out.push_code(properties[i].name);
+        }
+        Member::Flat(f) => {
+            out.push("the flattened field ");
+            out.push_code(o.flattened[f].field);
+        }
+    }
+}
+
+/// A rule using `oldSelf` where the API server cannot pair values with their old values (the
+/// items of a list that is not a list-type map, the values of an atomic map), anywhere below
+/// the object `o` (a resource's root).
+pub const fn transition_problem(o: &Outline) -> Option<Text> {
+    let mut path = Path::new();
+    let correlated = !o.atomic;
+    if let Some(properties) = o.properties {
+        let mut i = 0;
+        while i < properties.len() {
+            path.push_name(properties[i].name);
+            if let Some(t) = transition_below(properties[i].outline, correlated, &mut path) {
+                return Some(t);
+            }
+            path.pop();
+            i += 1;
+        }
+    }
+    let mut f = 0;
+    while f < o.flattened.len() {
+        if let Some(t) = transition_problem(o.flattened[f].outline) {
+            return Some(t);
+        }
+        f += 1;
+    }
+    None
+}
+
+const fn transition_below(o: &Outline, correlated: bool, path: &mut Path) -> Option<Text> {
+    if !o.old_self {
+        return None;
+    }
+    if !correlated {
+        let mut out = Text::new();
+        out.push("`");
+        out.push(path.as_str());
+        out.push("`: a rule there uses oldSelf (a transition rule, or `immutable`) inside a list that is not a list-type map (or an atomic map): the API server cannot pair old and new values there, and refuses the rule; make the list a list-type map (`list_type = \"map\", list_map_keys = [...]`)");
+        return Some(out);
+    }
+    if let Some(items) = o.items {
+        path.push_raw("[]");
+        let t = transition_below(items, o.list_map, path);
+        path.pop();
+        if t.is_some() {
+            return t;
+        }
+    }
+    if let Some(values) = o.values {
+        path.push_raw("[*]");
+        let t = transition_below(values, !o.atomic, path);
+        path.pop();
+        if t.is_some() {
+            return t;
+        }
+    }
+    if let Some(properties) = o.properties {
+        let mut i = 0;
+        while i < properties.len() {
+            path.push_name(properties[i].name);
+            let t = transition_below(properties[i].outline, !o.atomic, path);
+            path.pop();
+            if t.is_some() {
+                return t;
+            }
+            i += 1;
+        }
+    }
+    let mut f = 0;
+    while f < o.flattened.len() {
+        let t = transition_below_flattened(o.flattened[f].outline, !o.atomic, path);
+        if t.is_some() {
+            return t;
+        }
+        f += 1;
+    }
+    None
+}
+
+/// The properties of a flattened field are the object's own: walked at the object's path.
+const fn transition_below_flattened(o: &Outline, correlated: bool, path: &mut Path) -> Option<Text> {
+    let Some(properties) = o.properties else {
+        return None;
+    };
+    let mut i = 0;
+    while i < properties.len() {
+        path.push_name(properties[i].name);
+        let t = transition_below(properties[i].outline, correlated, path);
+        path.pop();
+        if t.is_some() {
+            return t;
+        }
+        i += 1;
+    }
+    let mut f = 0;
+    while f < o.flattened.len() {
+        let t = transition_below_flattened(o.flattened[f].outline, correlated, path);
+        if t.is_some() {
+            return t;
+        }
+        f += 1;
+    }
+    None
+}
+
+/// A field path being walked (`a.b[].c`), with the lengths to return to.
+struct Path {
+    text: Text,
+    marks: [usize; 64],
+    depth: usize,
+}
+
+impl Path {
+    const fn new() -> Path {
+        Path {
+            text: Text::new(),
+            marks: [0; 64],
+            depth: 0,
+        }
+    }
+
+    const fn push_name(&mut self, name: &str) {
+        let mark = self.text.len();
+        if !self.text.is_empty() {
+            self.text.push(".");
+        }
+        self.text.push(name);
+        self.mark(mark);
+    }
+
+    const fn push_raw(&mut self, s: &str) {
+        let mark = self.text.len();
+        self.text.push(s);
+        self.mark(mark);
+    }
+
+    const fn mark(&mut self, mark: usize) {
+        if self.depth < self.marks.len() {
+            self.marks[self.depth] = mark;
+        }
+        self.depth += 1;
+    }
+
+    const fn pop(&mut self) {
+        self.depth -= 1;
+        if self.depth < self.marks.len() {
+            self.text.truncate(self.marks[self.depth]);
+        }
+    }
+
+    const fn as_str(&self) -> &str {
+        self.text.as_str()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{Flattened, Property};
@@ -382,6 +660,8 @@ mod tests {
             },
         ],
         &[Flattened {
+            field: "extra",
+            after: 4,
             outline: &EXTRA,
             optional: true,
         }],
@@ -469,6 +749,105 @@ mod tests {
             Some(ITEMS_NULLABLE)
         );
         assert_eq!(text(list_map_items_problem(&Outline::UNKNOWN)), None);
+    }
+
+    #[test]
+    fn names_written_twice_in_serde_order() {
+        assert_eq!(text(duplicate_problem(&SPEC)), None);
+        // `zone` by the flattened field, then by an own field declared after it.
+        const TWICE: Outline = Outline::object(
+            &[Property {
+                name: "zone",
+                required: true,
+                outline: &NAME,
+            }],
+            &[Flattened {
+                field: "extra",
+                after: 0,
+                outline: &EXTRA,
+                optional: false,
+            }],
+        );
+        assert_eq!(
+            text(duplicate_problem(&TWICE)).as_deref(),
+            Some(
+                "serde writes `zone` twice: for the flattened field `extra` and for field `zone` \
+                 (the API server rejects the duplicate field)"
+            )
+        );
+    }
+
+    #[test]
+    fn transition_rules_where_values_do_not_pair() {
+        const IMMUTABLE: Outline = Outline::leaf(Shape::String).with_old_self();
+        const ITEM: Outline = Outline::object(
+            &[Property {
+                name: "name",
+                required: true,
+                outline: &IMMUTABLE,
+            }],
+            &[],
+        );
+        const LIST: Outline = Outline::array(&ITEM);
+        const KEYED: Outline = Outline::array(&ITEM).as_list_map();
+        const BY_NAME: Outline = Outline::map(&ITEM);
+        const ATOMIC: Outline = Outline::map(&ITEM).as_atomic();
+        const OK: [Property; 2] = [
+            Property {
+                name: "keyed",
+                required: true,
+                outline: &KEYED,
+            },
+            Property {
+                name: "byName",
+                required: true,
+                outline: &BY_NAME,
+            },
+        ];
+        const OK_SPEC: Outline = Outline::object(&OK, &[]);
+        const { assert!(OK_SPEC.old_self) };
+        assert_eq!(
+            text(transition_problem(&Outline::object(
+                &[Property {
+                    name: "spec",
+                    required: true,
+                    outline: &OK_SPEC
+                }],
+                &[]
+            ))),
+            None
+        );
+        const LIST_SPEC: Outline = Outline::object(
+            &[Property {
+                name: "items",
+                required: true,
+                outline: &LIST,
+            }],
+            &[],
+        );
+        let t = text(transition_problem(&Outline::object(
+            &[Property {
+                name: "spec",
+                required: true,
+                outline: &LIST_SPEC,
+            }],
+            &[],
+        )));
+        assert!(
+            t.as_deref()
+                .is_some_and(|t| t.starts_with("`spec.items[]`: a rule there uses oldSelf")),
+            "{t:?}"
+        );
+        const ATOMIC_SPEC: Outline = Outline::object(
+            &[Property {
+                name: "byName",
+                required: true,
+                outline: &ATOMIC,
+            }],
+            &[],
+        );
+        let t = text(transition_problem(&ATOMIC_SPEC));
+        assert!(t.as_deref().is_some_and(|t| t.starts_with("`byName[*]`:")), "{t:?}");
     }
 
     #[test]

@@ -17,10 +17,13 @@ mod checks;
 mod text;
 
 pub(crate) use checks::{
-    ITEMS_NOT_OBJECTS, ITEMS_NULLABLE, KeyProblem, write_list_map_key_problem, write_missing_field,
+    ITEMS_NOT_OBJECTS, ITEMS_NULLABLE, KeyProblem, SET_ITEMS_NULLABLE, write_list_map_key_problem, write_missing_field,
     write_one_of_missing, write_path_type_problem,
 };
-pub use checks::{PathUse, list_map_items_problem, list_map_key_problem, one_of_problem, path_problem};
+pub use checks::{
+    PathUse, duplicate_problem, list_map_items_problem, list_map_key_problem, one_of_problem, path_problem,
+    set_items_problem, tag_problem, transition_problem,
+};
 pub use text::{Names, Text};
 
 use super::Shape;
@@ -52,6 +55,13 @@ pub struct Outline {
     pub items: Option<&'static Outline>,
     /// A map's values (`additionalProperties`).
     pub values: Option<&'static Outline>,
+    /// A CEL rule at or below the node uses `oldSelf` (a transition rule, `immutable`).
+    pub old_self: bool,
+    /// A list of type map (`x-kubernetes-list-type: map`): its items pair with their old
+    /// values by key.
+    pub list_map: bool,
+    /// `x-kubernetes-map-type: atomic`: its values do not pair with their old values.
+    pub atomic: bool,
 }
 
 /// One property of an object's [`Outline`].
@@ -68,6 +78,10 @@ pub struct Property {
 /// A `#[serde(flatten)]` field of an object's [`Outline`].
 #[derive(Clone, Copy, Debug)]
 pub struct Flattened {
+    /// The Rust field's name (for messages).
+    pub field: &'static str,
+    /// How many of the object's own properties come before it (serde's order).
+    pub after: usize,
     /// The flattened type's outline.
     pub outline: &'static Outline,
     /// The field is an `Option`: its properties are neither required nor defaulted.
@@ -86,6 +100,9 @@ impl Outline {
         flattened: &[],
         items: None,
         values: None,
+        old_self: false,
+        list_map: false,
+        atomic: false,
     };
 
     /// `serde_json::Value`: no type, nullable, keeps whatever it holds.
@@ -118,11 +135,23 @@ impl Outline {
 
     /// An object with `properties` and the properties of `flattened` fields.
     pub const fn object(properties: &'static [Property], flattened: &'static [Flattened]) -> Outline {
+        let mut old_self = false;
+        let mut i = 0;
+        while i < properties.len() {
+            old_self |= properties[i].outline.old_self;
+            i += 1;
+        }
+        let mut j = 0;
+        while j < flattened.len() {
+            old_self |= flattened[j].outline.old_self;
+            j += 1;
+        }
         Outline {
             shape: Shape::Object,
             defaulted: false,
             properties: Some(properties),
             flattened,
+            old_self,
             ..Outline::UNKNOWN
         }
     }
@@ -131,6 +160,7 @@ impl Outline {
     pub const fn array(items: &'static Outline) -> Outline {
         Outline {
             items: Some(items),
+            old_self: items.old_self,
             ..Outline::leaf(Shape::Array)
         }
     }
@@ -139,6 +169,7 @@ impl Outline {
     pub const fn map(values: &'static Outline) -> Outline {
         Outline {
             values: Some(values),
+            old_self: values.old_self,
             ..Outline::leaf(Shape::Object)
         }
     }
@@ -197,6 +228,7 @@ impl Outline {
             nullable: self.nullable,
             present_nullable: self.present_nullable,
             defaulted: self.defaulted,
+            old_self: self.old_self,
             ..Outline::leaf(Shape::IntOrString)
         }
     }
@@ -217,6 +249,7 @@ impl Outline {
             flattened: &[],
             items: None,
             values: None,
+            old_self: false,
             ..self
         }
     }
@@ -260,8 +293,24 @@ impl Outline {
     pub const fn with_items(self, items: &'static Outline) -> Outline {
         Outline {
             items: Some(items),
+            old_self: self.old_self || items.old_self,
             ..self
         }
+    }
+
+    /// A rule on the node uses `oldSelf`.
+    pub const fn with_old_self(self) -> Outline {
+        Outline { old_self: true, ..self }
+    }
+
+    /// `list_map_keys`: a list of type map.
+    pub const fn as_list_map(self) -> Outline {
+        Outline { list_map: true, ..self }
+    }
+
+    /// `map_type = "atomic"`.
+    pub const fn as_atomic(self) -> Outline {
+        Outline { atomic: true, ..self }
     }
 }
 

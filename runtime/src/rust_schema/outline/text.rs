@@ -80,6 +80,19 @@ impl Text {
         self.push("\"");
     }
 
+    /// Its length in bytes.
+    pub const fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Cuts the text back to `len` bytes (a length it had).
+    pub const fn truncate(&mut self, len: usize) {
+        if len < self.len {
+            self.len = len;
+            self.full = false;
+        }
+    }
+
     /// The text.
     pub const fn as_str(&self) -> &str {
         let (written, _) = self.buf.split_at(self.len);
