@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::catalog::{Added, Catalog, Origin};
 use super::collect::{Collected, Doc, File, documents};
 use super::{Field, Outcome, Report, Settings, hints};
+use crate::commands::positions::{self, locate_nearest, object_source_path};
 
 /// The API groups the API server itself serves (no CRD declares their kinds); objects of
 /// these groups are not checked unless a CRD declares their kind.
@@ -234,11 +235,7 @@ fn crd_report(r: &mut Report, added: &Added, map: Option<&SourceMap>, prefix: &s
     r.message_at = added
         .fields
         .iter()
-        .map(|f| {
-            let map = map?;
-            let path = format!("{prefix}{}", crd_source_path(f.as_deref()?));
-            locate_nearest(map, &path).map(|p| p.offset_by(doc_start))
-        })
+        .map(|f| positions::crd_finding(map?, prefix, f.as_deref()?, doc_start))
         .collect();
     if let Some(first) = &added.repeats {
         r.messages.push(format!(
@@ -251,76 +248,6 @@ fn crd_report(r: &mut Report, added: &Added, map: Option<&SourceMap>, prefix: &s
     } else {
         Outcome::Error
     };
-}
-
-/// Where a CRD finding's field is in the document: the lint names fields of the internal
-/// CRD (a schema shared by all versions is `spec.validation.openAPIV3Schema`, properties are
-/// `properties[name]`); the document has `spec.versions[0].schema.openAPIV3Schema` and
-/// `properties.name`.
-fn crd_source_path(field: &str) -> String {
-    let mut out = String::new();
-    let mut rest = field;
-    for (from, to) in [
-        ("spec.validation.", "spec.versions[0].schema."),
-        ("spec.subresources", "spec.versions[0].subresources"),
-        (
-            "spec.additionalPrinterColumns",
-            "spec.versions[0].additionalPrinterColumns",
-        ),
-        ("spec.selectableFields", "spec.versions[0].selectableFields"),
-    ] {
-        if let Some(r) = field.strip_prefix(from) {
-            out.push_str(to);
-            rest = r;
-            break;
-        }
-    }
-    out.push_str(&object_source_path(rest));
-    out.replace(".JSONPath", ".jsonPath")
-}
-
-/// A field path of the API server's errors as the source map spells it: `name[key]` with a
-/// non-numeric key is a map entry, `name.key`; a leading `.` (scale paths) goes.
-fn object_source_path(field: &str) -> String {
-    let rest = field.strip_prefix('.').unwrap_or(field);
-    let mut out = String::new();
-    let mut chars = rest.char_indices().peekable();
-    let mut last = 0;
-    while let Some((i, c)) = chars.next() {
-        if c != '[' {
-            continue;
-        }
-        let Some(end) = rest[i..].find(']').map(|e| i + e) else {
-            break;
-        };
-        let key = &rest[i + 1..end];
-        out.push_str(&rest[last..i]);
-        if key.bytes().all(|b| b.is_ascii_digit()) && !key.is_empty() {
-            out.push_str(&rest[i..=end]);
-        } else {
-            out.push('.');
-            out.push_str(key);
-        }
-        last = end + 1;
-        while chars.peek().is_some_and(|(j, _)| *j <= end) {
-            chars.next();
-        }
-    }
-    out.push_str(&rest[last..]);
-    out
-}
-
-/// The position of `path`, or of its longest prefix that is in the text (a finding may name
-/// a field that is missing).
-fn locate_nearest(map: &SourceMap, path: &str) -> Option<Position> {
-    let mut p = path;
-    loop {
-        if let Some(at) = map.locate(p) {
-            return Some(at);
-        }
-        let cut = p.rfind(['.', '['])?;
-        p = &p[..cut];
-    }
 }
 
 /// The server's answer to a document that does not read: the rejection of an endpoint with no

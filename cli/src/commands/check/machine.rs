@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{Field, Outcome, Report, Summary};
 
@@ -316,34 +316,15 @@ pub fn sarif(w: &mut dyn Write, reports: &[Report]) -> io::Result<()> {
             _ => continue,
         };
         for (line, column, rule, text) in findings(r) {
-            results.push(json!({
-                "ruleId": rule,
-                "level": level,
-                "message": {"text": text},
-                "locations": [{"physicalLocation": {
-                    "artifactLocation": {"uri": r.file.replace('\\', "/")},
-                    "region": {"startLine": line, "startColumn": column}
-                }}]
-            }));
+            results.push(crate::commands::sarif::Finding {
+                rule,
+                level,
+                text,
+                file: r.file.clone(),
+                line,
+                column,
+            });
         }
     }
-    let rules: Vec<Value> = RULES
-        .iter()
-        .map(|(id, text)| json!({"id": id, "shortDescription": {"text": text}}))
-        .collect();
-    let doc = json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "kstruct",
-                "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": "https://github.com/kstruct/kstruct",
-                "rules": rules
-            }},
-            "results": results
-        }]
-    });
-    serde_json::to_writer_pretty(&mut *w, &doc)?;
-    writeln!(w)
+    crate::commands::sarif::write(w, RULES, &results)
 }
