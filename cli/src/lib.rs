@@ -36,8 +36,12 @@ enum Command {
     /// no CRD declares, is an error; built-in kinds (Deployment, ConfigMap, ...) are skipped.
     /// Object values are not validated against the schemas yet.
     ///
-    /// Exit status: 0 clean (warnings allowed), 1 findings, 2 a usage error or an input that
-    /// could not be read (the others are still checked).
+    /// A run that checked no object fails (exit 2), so that an empty directory, an `--exclude`
+    /// that matched everything or an empty standard input does not pass unseen; pass
+    /// `--allow-no-objects` for repositories that hold only CRDs.
+    ///
+    /// Exit status: 0 clean (warnings allowed), 1 findings, 2 a usage error, an input that
+    /// could not be read (the others are still checked), or no object checked.
     Check(CheckArgs),
     /// Check CRDs as the API server does when they are created, and print every error it would
     /// return, exactly as it words them.
@@ -85,11 +89,16 @@ pub(crate) struct CheckArgs {
     /// Manifest files or directories (walked as `--crds`), or `-` for standard input (the
     /// default when no path is given). CRDs among them are used too.
     pub(crate) paths: Vec<PathBuf>,
-    /// Leave out files and directories whose path matches GLOB (`**/testdata/**`,
-    /// `*.json`); matched against the path as walked and against the file name.
-    /// Repeatable.
+    /// Leave out files and directories below the inputs whose path matches GLOB
+    /// (`**/testdata/**`, `*.json`, `.*`): matched against the path relative to the input
+    /// directory it was found in, and against the file or directory name. Paths named on the
+    /// command line are always read. Repeatable.
     #[arg(long, value_name = "GLOB")]
     pub(crate) exclude: Vec<String>,
+    /// Pass a run that checked no object (only CRDs, or only skipped documents), as a
+    /// repository that holds nothing but CRDs does. Without it such a run exits 2.
+    #[arg(long)]
+    pub(crate) allow_no_objects: bool,
     /// fieldValidation of the requests: Strict (unknown and duplicate fields are errors),
     /// Warn (they are warnings) or Ignore.
     #[arg(long, value_enum, value_name = "MODE", default_value = "Strict", ignore_case = true)]

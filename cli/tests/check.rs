@@ -117,7 +117,7 @@ w.json:1:78: error: duplicate field \"metadata.name\"
 w.json:1:65: note: first written here
 w.json:2:11: error: unknown field \"spec.é\"
 w.json:2:19: error: unknown field \"spec.colour\"
-checked 4 documents in 3 files: 2 ok, 2 with errors, 0 skipped
+checked 3 objects against 1 CRD in 3 files: 2 ok, 2 with errors, 0 skipped
 "
     );
 }
@@ -144,7 +144,7 @@ fn json_lines_carry_the_servers_messages_and_positions() {
     );
     assert_eq!(
         lines[3],
-        r#"{"summary":{"documents":3,"files":2,"ok":2,"warnings":0,"errors":1,"skipped":0,"unreadable":0,"valueValidation":true,"celUnchecked":0}}"#
+        r#"{"summary":{"documents":3,"objects":2,"crds":1,"files":2,"ok":2,"warnings":0,"errors":1,"skipped":0,"unreadable":0,"valueValidation":true,"celUnchecked":0}}"#
     );
     // --show stored adds what the server would store.
     let o = check_in(
@@ -197,7 +197,7 @@ metadata: {name: e}
 <stdin>:13:1: note: widgets.example.com serves v1
 <stdin>:17:1: not checked: Deployment/d (built-in kind)
 <stdin>:21:1: not checked: ConfigMap/e (built-in kind)
-checked 7 documents in 2 files: 1 ok, 4 with errors, 2 skipped
+checked 4 objects against 1 CRD in 2 files: 1 ok, 4 with errors, 2 skipped
 "
     );
     // Opting out.
@@ -232,7 +232,13 @@ checked 7 documents in 2 files: 1 ok, 4 with errors, 2 skipped
         ],
         objects,
     );
-    assert_eq!(code(&o), 0, "{}", out(&o));
+    // Every object skipped: nothing was checked.
+    assert_eq!(code(&o), 2, "{}", out(&o));
+    assert!(
+        out(&o).ends_with("checked 0 objects against 1 CRD in 2 files: 1 ok, 0 with errors, 6 skipped\n"),
+        "{}",
+        out(&o)
+    );
 }
 
 #[test]
@@ -257,9 +263,17 @@ fn crds_come_from_the_stream_too_and_repeats_are_errors() {
         out(&o)
     );
     // One file named twice is read once.
-    let o = check_in(&d, &["--crds", "again.yaml", "again.yaml", "."], "");
+    let o = check_in(
+        &d,
+        &["--crds", "again.yaml", "again.yaml", ".", "--allow-no-objects"],
+        "",
+    );
     assert_eq!(code(&o), 0, "{}", out(&o));
-    assert!(out(&o).starts_with("checked 1 document in 1 file: 1 ok"), "{}", out(&o));
+    assert!(
+        out(&o).starts_with("checked 0 objects against 1 CRD in 1 file: 1 ok"),
+        "{}",
+        out(&o)
+    );
 }
 
 #[test]
@@ -322,7 +336,7 @@ fn unreadable_inputs_exit_2_after_checking_the_rest() {
         err(&o)
     );
     assert!(
-        out(&o).contains("checked 3 documents in 2 files: 2 ok, 1 with errors, 0 skipped"),
+        out(&o).contains("checked 2 objects against 1 CRD in 2 files: 2 ok, 1 with errors, 0 skipped"),
         "{}",
         out(&o)
     );
@@ -401,7 +415,11 @@ fn stored_objects_and_diffs_for_people() {
         out(&o),
         "---\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  generation: 1\n  name: w\n  namespace: default\nspec:\n  replicas: 1\n"
     );
-    assert!(err(&o).contains("checked 2 documents"), "{}", err(&o));
+    assert!(
+        err(&o).contains("checked 1 object against 1 CRD in 2 files"),
+        "{}",
+        err(&o)
+    );
     let o = check_in(&d, &["--crds", "crds.yaml", "w.yaml", "--show", "diff"], "");
     assert!(out(&o).contains("--- w.yaml:1 Widget/w (input -> stored)\n@@ -2,4 +2,7 @@\n kind: Widget\n metadata:\n+  generation: 1\n   name: w\n-spec: {}\n+  namespace: default\n+spec:\n+  replicas: 1\n"), "{}", out(&o));
 }
@@ -569,7 +587,7 @@ status: {ready: true}
             "gadgets.yaml:5:1: error: spec.size: Required value",
             "gadgets.yaml:6:3: error: spec.mode: Unsupported value: \"quick\": supported values: \"fast\", \"safe\"",
             "gadgets.yaml:1:1: error: <nil>: Invalid value: \"null\": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
-            "checked 3 documents in 2 files: 2 ok, 1 with errors, 0 skipped",
+            "checked 2 objects against 1 CRD in 2 files: 2 ok, 1 with errors, 0 skipped",
             "note: CEL rules (x-kubernetes-validations) were not evaluated for 2 documents",
         ]
     );
@@ -632,4 +650,104 @@ fn bodies_over_the_servers_limit_are_refused() {
     );
     let o = check_in(&d, &["--crds", "crds.yaml", "big.yaml"], "");
     assert_eq!(code(&o), 0, "{}", out(&o));
+}
+
+#[test]
+fn exclude_globs_never_match_the_inputs_themselves() {
+    let d = dir(&[
+        ("crds.yaml", CRD),
+        ("widgets.yaml", WIDGETS),
+        (
+            ".hidden/w.yaml",
+            "apiVersion: example.com/v1\nkind: Nope\nmetadata: {name: n}\n",
+        ),
+        ("sub/empty.txt", ""),
+    ]);
+    // `.*` leaves out hidden files below `.`, not `.` and all it holds.
+    let o = check_in(&d, &["--crds", "crds.yaml", "--exclude", ".*", ".", "-o", "json"], "");
+    let files: Vec<String> = json_lines(&o)
+        .iter()
+        .filter_map(|l| l["file"].as_str().map(String::from))
+        .collect();
+    assert_eq!(files, ["crds.yaml", "widgets.yaml", "widgets.yaml"]);
+    // Nor `..` and the path to it: globs match paths relative to the input.
+    let o = check_in(&d.join("sub"), &["--exclude", ".*", "..", "-o", "json"], "");
+    let files: Vec<String> = json_lines(&o)
+        .iter()
+        .filter_map(|l| l["file"].as_str().map(String::from))
+        .collect();
+    assert_eq!(files, ["../crds.yaml", "../widgets.yaml", "../widgets.yaml"]);
+    // A file named on the command line is read whatever the globs say.
+    let o = check_in(&d, &["--crds", "crds.yaml", "--exclude", "*.yaml", "widgets.yaml"], "");
+    assert!(
+        out(&o).ends_with("checked 2 objects against 1 CRD in 2 files: 2 ok, 1 with errors, 0 skipped\n"),
+        "{}",
+        out(&o)
+    );
+}
+
+#[test]
+fn a_run_that_checked_no_object_fails_and_says_why() {
+    let d = dir(&[
+        ("crds/widgets.yaml", CRD),
+        ("empty/.keep", ""),
+        (
+            "deploy/app.yaml",
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: app}\n",
+        ),
+        ("widgets.yaml", WIDGETS),
+    ]);
+    let o = check_in(&d, &["--crds", "crds", "--exclude", ".*", "."], "");
+    assert_eq!(code(&o), 1, "{}", err(&o));
+    let cases: &[(&[&str], &str, &str)] = &[
+        (
+            &["--crds", "crds/widgets.yaml", "--exclude", "*.yaml", "."],
+            "checked 0 objects against 1 CRD in 1 file: 1 ok, 0 with errors, 0 skipped\n",
+            "kstruct: no object was checked: the inputs hold 1 CRD, but no object; --allow-no-objects lets a run without objects pass\n",
+        ),
+        (
+            &["empty"],
+            "checked 0 objects against 0 CRDs in 0 files: 0 ok, 0 with errors, 0 skipped\n",
+            "kstruct: no object was checked: the inputs hold no .yaml, .yml or .json file; --allow-no-objects lets a run without objects pass\n",
+        ),
+        (
+            &["--exclude", "*", "."],
+            "checked 0 objects against 0 CRDs in 0 files: 0 ok, 0 with errors, 0 skipped\n",
+            "kstruct: no object was checked: the inputs hold no .yaml, .yml or .json file (4 paths left out by --exclude); --allow-no-objects lets a run without objects pass\n",
+        ),
+        // An empty `$FILES`: standard input, empty.
+        (
+            &["--crds", "crds/widgets.yaml"],
+            "checked 0 objects against 1 CRD in 2 files: 1 ok, 0 with errors, 0 skipped\n",
+            "kstruct: no object was checked: the inputs hold 1 CRD, but no object; --allow-no-objects lets a run without objects pass\n",
+        ),
+        (
+            &[],
+            "checked 0 objects against 0 CRDs in 1 file: 0 ok, 0 with errors, 0 skipped\n",
+            "kstruct: no object was checked: standard input, read because no path was given, was empty; --allow-no-objects lets a run without objects pass\n",
+        ),
+        (
+            &["--crds", "crds", "deploy"],
+            "checked 0 objects against 1 CRD in 2 files: 1 ok, 0 with errors, 1 skipped\n",
+            "kstruct: no object was checked: the inputs hold 1 CRD and 1 skipped document (-v lists them), but no object; --allow-no-objects lets a run without objects pass\n",
+        ),
+    ];
+    for (args, stdout, stderr) in cases {
+        let o = check_in(&d, args, "");
+        assert_eq!(
+            (code(&o), out(&o), err(&o)),
+            (2, stdout.to_string(), stderr.to_string()),
+            "{args:?}"
+        );
+    }
+    // A repository of CRDs only.
+    let o = check_in(&d, &["--allow-no-objects", "crds"], "");
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert_eq!(err(&o), "");
+    let o = check_in(&d, &["--allow-no-objects", "crds", "-o", "json"], "");
+    assert_eq!(
+        json_lines(&o)[1]["summary"],
+        serde_json::json!({"documents": 1, "objects": 0, "crds": 1, "files": 1, "ok": 1, "warnings": 0, "errors": 0,
+                           "skipped": 0, "unreadable": 0, "valueValidation": true, "celUnchecked": 0})
+    );
 }

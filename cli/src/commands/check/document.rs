@@ -231,6 +231,7 @@ fn describe(r: &mut Report, v: &Value) {
 }
 
 fn crd_report(r: &mut Report, added: &Added, map: Option<&SourceMap>, prefix: &str, doc_start: Position) {
+    r.crd = true;
     r.messages = added.messages.clone();
     r.message_at = added
         .fields

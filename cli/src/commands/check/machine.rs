@@ -64,6 +64,10 @@ fn located(fields: &[Field]) -> Vec<Located<'_>> {
 #[derive(Serialize)]
 struct SummaryLine {
     documents: usize,
+    /// Documents checked as objects (not CRDs, not skipped).
+    objects: usize,
+    /// CRD documents.
+    crds: usize,
     files: usize,
     ok: usize,
     warnings: usize,
@@ -118,6 +122,8 @@ pub fn json_lines(w: &mut dyn Write, reports: &[Report], summary: &Summary, stor
     let last = SummaryWrapper {
         summary: SummaryLine {
             documents: s.documents,
+            objects: s.objects,
+            crds: s.crds,
             files: s.files,
             ok: s.ok,
             warnings: s.warnings,

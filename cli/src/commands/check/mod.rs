@@ -76,6 +76,8 @@ pub struct Report {
     pub outcome: Outcome,
     /// Why a document was skipped.
     pub reason: Option<String>,
+    /// The document is a CRD (linted, not sent as an object).
+    pub crd: bool,
     /// The API server's messages, exactly (for CRDs, the lint's; for objects no CRD serves,
     /// kstruct's own).
     pub messages: Vec<String>,
@@ -108,6 +110,7 @@ impl Report {
             name: None,
             outcome: Outcome::Ok,
             reason: None,
+            crd: false,
             messages: Vec::new(),
             message_at: Vec::new(),
             hint: None,
@@ -139,6 +142,11 @@ impl Report {
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Summary {
     pub documents: usize,
+    /// CRD documents (used or not).
+    pub crds: usize,
+    /// Other documents checked as requests (not skipped; a document that does not read
+    /// counts).
+    pub objects: usize,
     pub files: usize,
     pub ok: usize,
     pub warnings: usize,
@@ -154,6 +162,11 @@ pub struct Summary {
 impl Summary {
     fn count(&mut self, r: &Report) {
         self.documents += 1;
+        if r.crd {
+            self.crds += 1;
+        } else if r.outcome != Outcome::Skipped {
+            self.objects += 1;
+        }
         if r.cel_unchecked {
             self.cel_unchecked += 1;
         }
@@ -248,11 +261,43 @@ pub fn run(args: &CheckArgs) -> Result<ExitOutcome, String> {
     if summary.unreadable > 0 {
         return Err(format!("{} input(s) could not be read", summary.unreadable));
     }
+    if summary.objects == 0 && !args.allow_no_objects {
+        return Err(nothing_checked(&collected, &summary));
+    }
     Ok(if summary.errors > 0 {
         ExitOutcome::Findings
     } else {
         ExitOutcome::Clean
     })
+}
+
+/// Why a run that checked no object fails: what the inputs held instead.
+fn nothing_checked(collected: &collect::Collected, s: &Summary) -> String {
+    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let held = if s.files == 0 {
+        let excluded = match collected.excluded {
+            0 => String::new(),
+            n => format!(" ({} left out by --exclude)", plural(n, "path", "paths")),
+        };
+        format!("the inputs hold no .yaml, .yml or .json file{excluded}")
+    } else if s.documents == 0 && collected.stdin_by_default {
+        "standard input, read because no path was given, was empty".to_string()
+    } else if s.documents == 0 {
+        "the inputs hold no document".to_string()
+    } else {
+        let mut parts = Vec::new();
+        if s.crds > 0 {
+            parts.push(plural(s.crds, "CRD", "CRDs"));
+        }
+        if s.skipped > 0 {
+            parts.push(format!(
+                "{} (-v lists them)",
+                plural(s.skipped, "skipped document", "skipped documents")
+            ));
+        }
+        format!("the inputs hold {}, but no object", parts.join(" and "))
+    };
+    format!("no object was checked: {held}; --allow-no-objects lets a run without objects pass")
 }
 
 /// A progress line on standard error, for long runs on a terminal.

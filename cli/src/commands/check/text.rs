@@ -190,8 +190,9 @@ fn summary_line(w: &mut dyn Write, s: &Summary) -> io::Result<()> {
     let style = if s.errors > 0 { ERROR } else { BOLD };
     writeln!(
         w,
-        "{style}checked {} in {}:{style:#} {}",
-        plural(s.documents, "document", "documents"),
+        "{style}checked {} against {} in {}:{style:#} {}",
+        plural(s.objects, "object", "objects"),
+        plural(s.crds, "CRD", "CRDs"),
         plural(s.files, "file", "files"),
         parts.join(", ")
     )?;
