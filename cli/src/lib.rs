@@ -44,7 +44,7 @@ enum Command {
     /// could not be read (the others are still checked), or no object checked.
     Check(CheckArgs),
     /// Check CRDs as the API server does when they are created, and print every error it would
-    /// return, exactly as it words them.
+    /// return, exactly as it words them: the output for scripts and tests.
     ///
     /// Checked: metadata.name (`<plural>.<group>`), the group, scope and names, versions
     /// (unique DNS-1035 names, exactly one storage version), preserveUnknownFields, conversion,
@@ -52,20 +52,32 @@ enum Command {
     /// *.k8s.io groups, and every schema: structural rules, the OpenAPI rules
     /// (ValidateCustomResourceDefinitionOpenAPISchema: $ref, uniqueItems, list and map types,
     /// list-map keys, embedded resources, root metadata...) and defaults (pruned, coerced and
-    /// valid against their own schema). CEL rules are parsed, not type-checked.
+    /// valid against their own schema). CEL rules (`x-kubernetes-validations`) are parsed, not
+    /// type-checked.
     ///
     /// Messages name paths as the API server does: a schema shared by all versions is
-    /// `spec.validation.openAPIV3Schema`. One document prints only its messages; several print
-    /// `==> FILE:LINE (NAME)` before each document with findings. A `kind: List` (from
+    /// `spec.validation.openAPIV3Schema`. By default standard output holds the server's
+    /// messages only, one per line (several documents print `==> FILE:LINE (NAME)` before each
+    /// document with findings); `-o json` writes one JSON object per finding with the file,
+    /// line and column of the field it names, `-o sarif` a SARIF log. A `kind: List` (from
     /// `kubectl get crd -o yaml`) is linted item by item. Documents that are not CRDs are
-    /// skipped with a note; a bare openAPIV3Schema gets the structural rules only.
+    /// skipped, each with a note, and counted in a summary on standard error; a bare
+    /// openAPIV3Schema gets the structural rules only.
+    ///
+    /// For people, `kstruct check --allow-no-objects CRD-FILES` reports the same findings at
+    /// their line and column in the file (and `kstruct check` checks objects against the CRDs,
+    /// with did-you-mean hints for misspelt fields and kinds).
     ///
     /// Exit status: 0 clean, 1 findings, 2 an input could not be read (the others are still
-    /// linted).
+    /// linted) or no CRD (with `--schema`, no document) was found.
     Lint {
         /// Read every document as a bare openAPIV3Schema (structural rules only).
         #[arg(long)]
         schema: bool,
+        /// How to report: `text` (the server's messages, one per line), `json` (JSON Lines,
+        /// one object per finding: file, line, column, name, message), or `sarif`.
+        #[arg(short = 'o', long, value_enum, value_name = "FORMAT", default_value = "text")]
+        output: LintOutputArg,
         /// CRD files (YAML or JSON, multi-document), directories (every .yaml, .yml and .json
         /// file below, in path order), or `-` for standard input.
         #[arg(required = true)]
@@ -150,6 +162,17 @@ pub(crate) enum OutputArg {
     Sarif,
     /// What the server would store, as a YAML stream (diagnostics on standard error).
     Yaml,
+}
+
+/// `kstruct lint --output` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum LintOutputArg {
+    /// The API server's messages, one per line.
+    Text,
+    /// JSON Lines: one object per finding.
+    Json,
+    /// SARIF 2.1.0, for code review annotations.
+    Sarif,
 }
 
 /// `kstruct check --show` values.
@@ -479,7 +502,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check(args) => commands::check::run(&args),
-        Command::Lint { schema, files } => commands::lint::run(&files, schema),
+        Command::Lint { schema, output, files } => commands::lint::run(&files, schema, output),
         Command::Objects(command) => {
             use commands::transform::{Op, run};
             match command {

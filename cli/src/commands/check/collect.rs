@@ -146,10 +146,15 @@ fn expand(p: &Path, excludes: &Excludes, out: &mut Collected) -> Vec<PathBuf> {
 
 /// The documents of a file, with their byte ranges and start positions in it.
 pub fn documents(file: &File) -> Vec<Doc> {
-    let bytes = &file.bytes;
+    documents_of(&file.bytes, &file.name)
+}
+
+/// The documents of `bytes` (named `name` in messages), with their byte ranges and start
+/// positions in it.
+pub fn documents_of(bytes: &[u8], name: &str) -> Vec<Doc> {
     let base = bytes.as_ptr() as usize;
     let lines = LineIndex::new(bytes);
-    kstruct::input::split_documents(bytes, &file.name)
+    kstruct::input::split_documents(bytes, name)
         .into_iter()
         .map(|d| {
             let (range, broken) = match &d.body {

@@ -7,7 +7,7 @@
 //! checks every document, giving one [`Report`] each, which [`text`] or [`machine`] prints.
 
 mod catalog;
-mod collect;
+pub(crate) mod collect;
 mod document;
 mod hints;
 mod machine;
