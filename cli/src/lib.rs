@@ -33,7 +33,9 @@ enum Command {
     /// server would refuse is not used. Every other document is then decoded through the
     /// API server's write path with its CRD's schema: unknown and duplicate fields are errors
     /// (fieldValidation Strict), an object of a version its CRD does not serve, or of a kind
-    /// no CRD declares, is an error; built-in kinds (Deployment, ConfigMap, ...) are skipped.
+    /// no CRD declares, is an error; built-in kinds (Deployment, ConfigMap, ...) are skipped,
+    /// and so are documents that are not Kubernetes objects (no apiVersion or kind: CI
+    /// workflows, Helm values, unrendered Helm templates), each named in a note.
     /// Object values are not validated against the schemas yet.
     ///
     /// A run that checked no object fails (exit 2), so that an empty directory, an `--exclude`
@@ -111,6 +113,11 @@ pub(crate) struct CheckArgs {
     /// repository that holds nothing but CRDs does. Without it such a run exits 2.
     #[arg(long)]
     pub(crate) allow_no_objects: bool,
+    /// Documents that are not Kubernetes objects (no apiVersion or no kind: CI workflows,
+    /// Helm values, docker-compose files; unrendered Helm templates): `skip` them with a note,
+    /// or make each an `error` (for repositories that hold nothing but manifests).
+    #[arg(long, value_enum, value_name = "WHAT", default_value = "skip")]
+    pub(crate) non_objects: NonObjectsArg,
     /// fieldValidation of the requests: Strict (unknown and duplicate fields are errors),
     /// Warn (they are warnings) or Ignore.
     #[arg(long, value_enum, value_name = "MODE", default_value = "Strict", ignore_case = true)]
@@ -162,6 +169,15 @@ pub(crate) enum OutputArg {
     Sarif,
     /// What the server would store, as a YAML stream (diagnostics on standard error).
     Yaml,
+}
+
+/// `kstruct check --non-objects` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum NonObjectsArg {
+    /// Skip them, with a note.
+    Skip,
+    /// Report each as an error.
+    Error,
 }
 
 /// `kstruct lint --output` values.

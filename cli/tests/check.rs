@@ -483,43 +483,112 @@ fn a_closed_pipe_ends_quietly() {
     assert_ne!(code(&o), 101);
 }
 
+/// What a repository holds beside its manifests.
+const NOT_OBJECTS: &[(&str, &str)] = &[
+    (
+        ".github/workflows/ci.yml",
+        "name: ci\non: [push]\njobs:\n  build:\n    runs-on: ubuntu-latest\n",
+    ),
+    (
+        "docker-compose.yml",
+        "version: \"3\"\nservices:\n  web:\n    image: nginx\n",
+    ),
+    ("nokind.yaml", "apiVersion: example.com/v1\nmetadata: {name: a}\n"),
+    ("noversion.yaml", "kind: Widget\nmetadata: {name: a}\n"),
+    ("list.json", "[{\"op\": \"add\", \"path\": \"/spec\", \"value\": {}}]\n"),
+    // A Helm template: does not read as YAML; the template's first action is on line 5.
+    (
+        "chart/templates/widget.yaml",
+        "# The widget\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: {{ .Values.name }}\n  labels:\n    {{- include \"chart.labels\" . | nindent 4 }}\nspec:\n  replicas: {{ .Values.replicas }}\n",
+    ),
+    // One that reads, quoting its actions: an object with template strings.
+    (
+        "chart/templates/quoted.yaml",
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: \"{{ .Values.name }}\"\nspec: {replicas: 1}\n",
+    ),
+    // `{{ }}` that is not Helm's is an object's data (Argo workflows, alerting rules).
+    (
+        "argo.yaml",
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: argo\n  annotations: {message: \"{{inputs.parameters.message}}\"}\nspec: {replicas: 1}\n",
+    ),
+];
+
 #[test]
-fn files_that_are_not_objects_are_errors_with_a_hint_and_kustomizations_are_skipped() {
-    let values = format!(
-        "replicaCount: 1\nimage:\n  repository: nginx\n  tag: {}\n",
-        "x".repeat(700)
+fn files_that_are_not_objects_are_skipped_in_one_line() {
+    let mut files = NOT_OBJECTS.to_vec();
+    files.push(("crds.yaml", CRD));
+    files.push(("chart/values.yaml", "replicaCount: 1\nimage:\n  repository: nginx\n"));
+    files.push((
+        "kustomization.yaml",
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [a.yaml]\n",
+    ));
+    let d = dir(&files);
+    let o = check_in(&d, &["--crds", "crds.yaml", "."], "");
+    assert_eq!(code(&o), 0, "{}{}", out(&o), err(&o));
+    assert_eq!(
+        out(&o),
+        ".github/workflows/ci.yml:1:1: note: skipped: not a Kubernetes object (no apiVersion and no kind)
+chart/templates/quoted.yaml:4:10: note: skipped: an unrendered Helm template ({{ .Values.name }}); check the output of `helm template` instead
+chart/templates/widget.yaml:5:9: note: skipped: an unrendered Helm template ({{ .Values.name }}); check the output of `helm template` instead
+chart/values.yaml:1:1: note: skipped: not a Kubernetes object (no apiVersion and no kind)
+docker-compose.yml:1:1: note: skipped: not a Kubernetes object (no apiVersion and no kind)
+list.json:1:1: note: skipped: not a Kubernetes object (a list, not a mapping)
+nokind.yaml:1:1: note: skipped: not a Kubernetes object (no kind)
+noversion.yaml:1:1: note: skipped: not a Kubernetes object (no apiVersion)
+checked 1 object against 1 CRD in 11 files: 2 ok, 0 with errors, 9 skipped
+"
     );
-    let d = dir(&[
-        (
-            "kustomization.yaml",
-            "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [a.yaml]\n",
-        ),
-        ("values.yaml", &values),
-    ]);
-    let o = check_in(&d, &["."], "");
+    // Machines keep the server's answer, whole, and read why in `reason`.
+    let lines = json_lines(&check_in(&d, &["--crds", "crds.yaml", ".", "-o", "json"], ""));
+    let by_file = |f: &str| lines.iter().find(|l| l["file"] == f).unwrap().clone();
+    let ci = by_file(".github/workflows/ci.yml");
+    assert_eq!(ci["outcome"], "skipped");
+    assert_eq!(ci["reason"], "not a Kubernetes object (no apiVersion and no kind)");
+    assert_eq!(
+        ci["messages"][0],
+        "the object provided is unrecognized: Object 'Kind' is missing in 'name: ci\non: [push]\njobs:\n  build:\n    runs-on: ubuntu-latest\n' (6e616d653a2063690a6f6e3a205b707573685d0a6a6f62733a0a20206275 ...)"
+    );
+    let template = by_file("chart/templates/widget.yaml");
+    assert_eq!(template["outcome"], "skipped");
+    assert!(
+        template["messages"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("the object provided is unrecognized: yaml: line 7: "),
+        "{template}"
+    );
+    assert_eq!(by_file("noversion.yaml")["messages"], serde_json::json!([]));
+    assert_eq!(by_file("kustomization.yaml")["reason"], "not sent to the API server");
+    assert_eq!(by_file("argo.yaml")["outcome"], "ok");
+
+    // For repositories of manifests only, each is an error.
+    let o = check_in(&d, &["--crds", "crds.yaml", ".", "--non-objects", "error"], "");
     assert_eq!(code(&o), 1);
     let text = out(&o);
-    let first = text.lines().next().unwrap();
     assert!(
-        first.starts_with("values.yaml:1:1: error: the object provided is unrecognized: Object 'Kind' is missing in '"),
+        text.starts_with(".github/workflows/ci.yml:1:1: error: not a Kubernetes object (no apiVersion and no kind)\n"),
         "{text}"
     );
     assert!(
-        first.ends_with("more characters; -o json has the whole message)"),
+        text.contains("chart/templates/widget.yaml:5:9: error: an unrendered Helm template ({{ .Values.name }})"),
         "{text}"
     );
     assert!(
-        text.contains(
-            "values.yaml:1:1: note: not a Kubernetes object (no kind); leave such files out with --exclude\n"
-        ),
+        text.ends_with("checked 1 object against 1 CRD in 11 files: 2 ok, 8 with errors, 1 skipped\n"),
         "{text}"
     );
-    assert!(text.contains("1 with errors, 1 skipped"), "{text}");
-    let o = check_in(&d, &[".", "-o", "json"], "");
-    let lines = json_lines(&o);
-    assert_eq!(lines[0]["reason"], "not sent to the API server");
-    // The machine output keeps the server's whole message.
-    assert!(lines[1]["messages"][0].as_str().unwrap().len() > 700);
+    let o = check_in(
+        &d,
+        &["--crds", "crds.yaml", ".", "--non-objects", "error", "-o", "sarif"],
+        "",
+    );
+    let s: Value = serde_json::from_str(&out(&o)).unwrap();
+    let first = &s["runs"][0]["results"][0];
+    assert_eq!(first["ruleId"], "not-an-object");
+    assert_eq!(
+        first["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        ".github/workflows/ci.yml"
+    );
 }
 
 const VALIDATED_CRD: &str = "apiVersion: apiextensions.k8s.io/v1

@@ -6,7 +6,8 @@ use kstruct::{BodyFormat, DecodeOptions, Error, FieldValidation, RegisteredCrd, 
 use serde_json::Value;
 
 use super::catalog::{Added, Catalog, Origin};
-use super::collect::{Collected, Doc, File, documents};
+use super::collect::{Collected, Doc, File, LineIndex, documents};
+use super::non_objects::{self, Action};
 use super::{Field, Outcome, Report, Settings, hints};
 use crate::commands::positions::{self, locate_nearest, object_source_path};
 
@@ -110,12 +111,21 @@ pub fn check_all(collected: &Collected, settings: &Settings, tick: &mut dyn FnMu
         if let Some(why) = &p.doc.broken {
             report.outcome = Outcome::Error;
             report.messages.push(why.clone());
+            if let Some(a) = non_objects::template_action(&file.bytes) {
+                let at = offset_position(&file.bytes, a.offset, Position { line: 1, column: 1 });
+                unrendered_template(&mut report, &a, at, settings);
+            }
             reports.push(report);
             continue;
         }
         let Some(value) = p.value else {
-            // Unreadable: the API server's answer to these bytes.
+            // Unreadable: the API server's answer to these bytes, unless they are a template
+            // (which seldom reads as YAML).
             reject_unreadable(&mut report, body, p.doc.format);
+            if let Some(a) = non_objects::template_action(body) {
+                let at = offset_position(body, a.offset, p.doc.start);
+                unrendered_template(&mut report, &a, at, settings);
+            }
             reports.push(report);
             continue;
         };
@@ -255,6 +265,14 @@ fn crd_report(r: &mut Report, added: &Added, map: Option<&SourceMap>, prefix: &s
 /// schema.
 fn reject_unreadable(r: &mut Report, body: &[u8], format: BodyFormat) {
     r.outcome = Outcome::Error;
+    if !refuse_without_schema(r, body, format) {
+        r.messages.push("the document could not be read".into());
+    }
+}
+
+/// Adds to `r` the message (and its position) of an endpoint with no schema refusing `body`;
+/// false when it would accept it.
+fn refuse_without_schema(r: &mut Report, body: &[u8], format: BodyFormat) -> bool {
     let options = DecodeOptions {
         field_validation: FieldValidation::Strict,
         format,
@@ -263,16 +281,54 @@ fn reject_unreadable(r: &mut Report, body: &[u8], format: BodyFormat) {
     };
     match kstruct::Registry::new().decode(body, &options) {
         Err(Error::Rejected(rejection)) => {
-            r.message_at = vec![
+            r.message_at.push(
                 rejection
                     .position
                     .map(|(line, column)| char_position(body, line, column, format).offset_by(r.start)),
-            ];
+            );
             r.messages.push(rejection.message);
+            true
         }
-        Err(e) => r.messages.push(e.to_string()),
-        Ok(_) => r.messages.push("the document could not be read".into()),
+        Err(e) => {
+            r.message_at.push(None);
+            r.messages.push(e.to_string());
+            true
+        }
+        Ok(_) => false,
     }
+}
+
+/// Marks a document that is not a Kubernetes object: skipped, or an error with
+/// `--non-objects error`. `reason` says what it lacks; its messages stay the server's.
+fn not_an_object(r: &mut Report, reason: String, at: Position, settings: &Settings) {
+    r.outcome = if settings.non_objects_are_errors {
+        Outcome::Error
+    } else {
+        Outcome::Skipped
+    };
+    r.reason = Some(reason);
+    r.not_object = Some(at);
+    r.hint = None;
+}
+
+/// Marks a document that is a template still to be rendered, at its action `a`.
+fn unrendered_template(r: &mut Report, a: &Action, at: Position, settings: &Settings) {
+    const SHOWN: usize = 60;
+    let text = match a.text.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{}...", &a.text[..cut]),
+        None => a.text.clone(),
+    };
+    let what = if a.helm {
+        format!("an unrendered Helm template ({text}); check the output of `helm template` instead")
+    } else {
+        format!("an unrendered template ({text}), not a Kubernetes object; check what it renders instead")
+    };
+    not_an_object(r, what, at, settings);
+}
+
+/// The position in the file of byte `offset` of a document that starts at `start`.
+fn offset_position(body: &[u8], offset: usize, start: Position) -> Position {
+    LineIndex::new(body).position(offset).offset_by(start)
 }
 
 /// A JSON error's column counts bytes; people count characters.
@@ -321,12 +377,31 @@ fn check_object(r: &mut Report, value: &Value, target: &Target<'_>, catalog: &Ca
         ));
         return;
     }
-    let (Some(api_version), Some(kind)) = (r.api_version.clone(), r.kind.clone()) else {
-        // No kind or apiVersion: the server's answer to it.
-        reject_unreadable(r, target.body, target.format);
-        if !value.is_object() || value.get("kind").is_none() {
-            r.hint = Some("not a Kubernetes object (no kind); leave such files out with --exclude".into());
+    // Templates and files that are not objects are named in one line, not answered with the
+    // server's message quoting the whole document (which machine outputs still carry). A List
+    // item's body is its JSON, so only whole documents are searched for templates.
+    let action = target
+        .map
+        .is_none()
+        .then(|| non_objects::template_action(target.body))
+        .flatten();
+    if let Some(a) = action.as_ref().filter(|a| a.helm) {
+        unrendered_template(r, a, offset_position(target.body, a.offset, target.start), settings);
+        return;
+    }
+    if let Some(missing) = non_objects::missing_identity(value) {
+        // Without a kind the server refuses the body (machine outputs keep its message); a
+        // body with a kind but no apiVersion, no client would send.
+        refuse_without_schema(r, target.body, target.format);
+        match &action {
+            Some(a) => unrendered_template(r, a, offset_position(target.body, a.offset, target.start), settings),
+            None => not_an_object(r, format!("not a Kubernetes object ({missing})"), r.start, settings),
         }
+        return;
+    }
+    let (Some(api_version), Some(kind)) = (r.api_version.clone(), r.kind.clone()) else {
+        // An apiVersion or kind that is not a string: the server's answer to it.
+        reject_unreadable(r, target.body, target.format);
         return;
     };
     let Ok((group, version)) = parse_group_version(&api_version) else {

@@ -185,8 +185,8 @@ fn findings(r: &Report) -> Vec<(usize, usize, &'static str, String)> {
     if out.is_empty() {
         let rule = rule_of(r);
         for (i, m) in r.messages.iter().enumerate() {
-            let at = r.message_position(i);
-            let text = match &r.hint {
+            let at = r.not_object.unwrap_or_else(|| r.message_position(i));
+            let text = match r.hint.as_ref().or(r.not_object.and(r.reason.as_ref())) {
                 Some(h) => format!("{m} ({h})"),
                 None => m.clone(),
             };
@@ -204,6 +204,8 @@ fn rule_of(r: &Report) -> &'static str {
         } else {
             "invalid-crd"
         }
+    } else if r.not_object.is_some() {
+        "not-an-object"
     } else if first.starts_with("no CRD for kind") {
         "no-crd"
     } else if first.starts_with("no matches for kind") {
@@ -310,6 +312,10 @@ const RULES: &[(&str, &str)] = &[
     ),
     ("invalid-crd", "The API server would refuse the CRD."),
     ("duplicate-crd", "A second CRD for a group and kind already declared."),
+    (
+        "not-an-object",
+        "A document that is not a Kubernetes object (no apiVersion or kind, or an unrendered template).",
+    ),
 ];
 
 /// `--output sarif`: SARIF 2.1.0, one result per finding, for code review annotations.

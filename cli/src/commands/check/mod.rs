@@ -11,6 +11,7 @@ pub(crate) mod collect;
 mod document;
 mod hints;
 mod machine;
+mod non_objects;
 mod text;
 
 use std::io::Write;
@@ -20,7 +21,7 @@ use kstruct::source::Position;
 use serde_json::Value;
 
 use super::Outcome as ExitOutcome;
-use crate::{CheckArgs, ColorArg, OutputArg, ShowArg};
+use crate::{CheckArgs, ColorArg, NonObjectsArg, OutputArg, ShowArg};
 
 /// What became of a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,8 +75,10 @@ pub struct Report {
     pub namespace: Option<String>,
     pub name: Option<String>,
     pub outcome: Outcome,
-    /// Why a document was skipped.
+    /// Why a document was skipped, or what a document that is not a Kubernetes object lacks.
     pub reason: Option<String>,
+    /// The document is not a Kubernetes object (see `reason`): where to say so.
+    pub not_object: Option<Position>,
     /// The document is a CRD (linted, not sent as an object).
     pub crd: bool,
     /// The API server's messages, exactly (for CRDs, the lint's; for objects no CRD serves,
@@ -110,6 +113,7 @@ impl Report {
             name: None,
             outcome: Outcome::Ok,
             reason: None,
+            not_object: None,
             crd: false,
             messages: Vec::new(),
             message_at: Vec::new(),
@@ -144,8 +148,8 @@ pub struct Summary {
     pub documents: usize,
     /// CRD documents (used or not).
     pub crds: usize,
-    /// Other documents checked as requests (not skipped; a document that does not read
-    /// counts).
+    /// Other documents checked as requests (not skipped, and Kubernetes objects: a document
+    /// that does not read counts, one without apiVersion or kind does not).
     pub objects: usize,
     pub files: usize,
     pub ok: usize,
@@ -162,9 +166,10 @@ pub struct Summary {
 impl Summary {
     fn count(&mut self, r: &Report) {
         self.documents += 1;
+        // What is not a Kubernetes object is no object checked, even as an error.
         if r.crd {
             self.crds += 1;
-        } else if r.outcome != Outcome::Skipped {
+        } else if r.outcome != Outcome::Skipped && r.not_object.is_none() {
             self.objects += 1;
         }
         if r.cel_unchecked {
@@ -190,6 +195,8 @@ pub struct Settings {
     pub max_body: usize,
     /// Keep the stored object and the input in reports.
     pub keep_objects: bool,
+    /// Documents that are not Kubernetes objects are errors, not skipped.
+    pub non_objects_are_errors: bool,
 }
 
 /// Runs `kstruct check`.
@@ -207,6 +214,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitOutcome, String> {
         validate: !args.skip_validation,
         max_body: args.max_body_size,
         keep_objects: args.show.is_some() || args.output == OutputArg::Yaml,
+        non_objects_are_errors: args.non_objects == NonObjectsArg::Error,
     };
     let collected = collect::collect(&args.crds, &args.paths, &excludes);
     let mut progress = Progress::new(collected.files.len());

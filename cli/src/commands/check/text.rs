@@ -43,6 +43,14 @@ fn say(w: &mut dyn Write, file: &str, at: Position, level: Style, label: &str, t
 }
 
 fn report(w: &mut dyn Write, r: &Report, verbose: bool) -> io::Result<()> {
+    if let Some(at) = r.not_object {
+        // One line, whatever the server's message (which quotes the whole document) says.
+        let what = r.reason.as_deref().unwrap_or("not a Kubernetes object");
+        return match r.outcome {
+            Outcome::Error => say(w, &r.file, at, ERROR, "error", what),
+            _ => say(w, &r.file, at, NOTE, "note", &format!("skipped: {what}")),
+        };
+    }
     let (level, label) = match r.outcome {
         Outcome::Error => (ERROR, "error"),
         Outcome::Warning => (WARNING, "warning"),
