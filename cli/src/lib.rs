@@ -38,6 +38,10 @@ enum Command {
     /// workflows, Helm values, unrendered Helm templates), each named in a note.
     /// Object values are not validated against the schemas yet.
     ///
+    /// Under Strict the server answers the first decoding error and validates nothing: a note
+    /// says how many errors validation would report besides (`--field-validation Warn` shows
+    /// them).
+    ///
     /// A run that checked no object fails (exit 2), so that an empty directory, an `--exclude`
     /// that matched everything or an empty standard input does not pass unseen; pass
     /// `--allow-no-objects` for repositories that hold only CRDs.
@@ -118,8 +122,9 @@ pub(crate) struct CheckArgs {
     /// or make each an `error` (for repositories that hold nothing but manifests).
     #[arg(long, value_enum, value_name = "WHAT", default_value = "skip")]
     pub(crate) non_objects: NonObjectsArg,
-    /// fieldValidation of the requests: Strict (unknown and duplicate fields are errors),
-    /// Warn (they are warnings) or Ignore.
+    /// fieldValidation of the requests: Strict (unknown and duplicate fields are errors, and
+    /// the server answers them before validating values), Warn (they are warnings, and values
+    /// are validated) or Ignore.
     #[arg(long, value_enum, value_name = "MODE", default_value = "Strict", ignore_case = true)]
     pub(crate) field_validation: FieldValidationArg,
     /// Kinds not to check: `Kind`, `group/Kind` or `group/version/Kind`, comma-separated or

@@ -144,7 +144,7 @@ fn json_lines_carry_the_servers_messages_and_positions() {
     );
     assert_eq!(
         lines[3],
-        r#"{"summary":{"documents":3,"objects":2,"crds":1,"files":2,"ok":2,"warnings":0,"errors":1,"skipped":0,"unreadable":0,"valueValidation":true,"celUnchecked":0}}"#
+        r#"{"summary":{"documents":3,"objects":2,"crds":1,"files":2,"ok":2,"warnings":0,"errors":1,"skipped":0,"unreadable":0,"valueValidation":true,"celUnchecked":0,"hidden":0}}"#
     );
     // --show stored adds what the server would store.
     let o = check_in(
@@ -817,6 +817,152 @@ fn a_run_that_checked_no_object_fails_and_says_why() {
     assert_eq!(
         json_lines(&o)[1]["summary"],
         serde_json::json!({"documents": 1, "objects": 0, "crds": 1, "files": 1, "ok": 1, "warnings": 0, "errors": 0,
-                           "skipped": 0, "unreadable": 0, "valueValidation": true, "celUnchecked": 0})
+                           "skipped": 0, "unreadable": 0, "valueValidation": true, "celUnchecked": 0, "hidden": 0})
+    );
+}
+
+const STRICT_CRD: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Gadget, plural: gadgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            required: [size]
+            properties:
+              size: {type: integer, minimum: 1}
+              mode: {type: string, enum: [fast, safe]}
+              color: {type: string, pattern: '^[a-z]+$'}
+              count: {type: integer, maximum: 5}
+";
+
+/// Two decoding errors (a misspelt field, a repeated key) and five values validation refuses.
+const SEVEN_PROBLEMS: &str = "apiVersion: example.com/v1
+kind: Gadget
+metadata:
+  name: Bad_Name
+spec:
+  sise: 3
+  mode: quick
+  mode: slow
+  color: \"RED\"
+  count: 9
+---
+apiVersion: example.com/v1
+kind: Gadget
+metadata: {name: typo}
+spec: {size: 1, colour: red}
+";
+
+#[test]
+fn strict_errors_say_how_many_errors_validation_would_add() {
+    let d = dir(&[("crds.yaml", STRICT_CRD), ("g.yaml", SEVEN_PROBLEMS)]);
+    let o = check_in(&d, &["--crds", "crds.yaml", "g.yaml"], "");
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        out(&o),
+        "g.yaml:6:3: error: unknown field \"spec.sise\" (did you mean \"spec.size\"?)
+g.yaml:8:3: error: duplicate field \"spec.mode\"
+g.yaml:7:3: note: first written here
+g.yaml:1:1: note: validation would report 5 more errors once the unknown and duplicate fields are fixed; --field-validation Warn shows them
+g.yaml:15:17: error: unknown field \"spec.colour\" (did you mean \"spec.color\"?)
+checked 2 objects against 1 CRD in 2 files: 1 ok, 2 with errors, 0 skipped
+"
+    );
+    // The server's message stays as it is; the count is a field of its own.
+    let lines = json_lines(&check_in(&d, &["--crds", "crds.yaml", "g.yaml", "-o", "json"], ""));
+    assert_eq!(
+        lines[1]["messages"],
+        serde_json::json!([
+            "Gadget in version \"v1\" cannot be handled as a Gadget: strict decoding error: yaml: unmarshal errors:\n  line 8: key \"mode\" already set in map, unknown field \"spec.sise\""
+        ])
+    );
+    assert_eq!(lines[1]["hidden"], 5);
+    assert_eq!(lines[2].get("hidden"), None);
+    assert_eq!(lines[3]["summary"]["hidden"], 5);
+    // SARIF: a note beside the errors.
+    let o = check_in(&d, &["--crds", "crds.yaml", "g.yaml", "-o", "sarif"], "");
+    let s: Value = serde_json::from_str(&out(&o)).unwrap();
+    let note = &s["runs"][0]["results"][2];
+    assert_eq!(
+        (&note["ruleId"], &note["level"]),
+        (&Value::from("hidden-errors"), &Value::from("note"))
+    );
+    // Without validation there is nothing to hide.
+    let o = check_in(
+        &d,
+        &["--crds", "crds.yaml", "g.yaml", "--skip-validation", "-o", "json"],
+        "",
+    );
+    assert_eq!(json_lines(&o)[1].get("hidden"), None);
+}
+
+#[test]
+fn under_warn_fields_are_warnings_beside_the_errors() {
+    let d = dir(&[("crds.yaml", STRICT_CRD), ("g.yaml", SEVEN_PROBLEMS)]);
+    let o = check_in(&d, &["--crds", "crds.yaml", "g.yaml", "--field-validation", "Warn"], "");
+    assert_eq!(code(&o), 1);
+    let text = out(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("g.yaml:4:3: error: metadata.name: Invalid value: \"Bad_Name\": "),
+        "{text}"
+    );
+    assert_eq!(
+        &lines[1..],
+        [
+            "g.yaml:5:1: error: spec.size: Required value",
+            "g.yaml:6:3: warning: unknown field \"spec.sise\" (did you mean \"spec.size\"?)",
+            "g.yaml:8:3: warning: duplicate field \"spec.mode\"",
+            "g.yaml:7:3: note: first written here",
+            "g.yaml:8:3: error: spec.mode: Unsupported value: \"slow\": supported values: \"fast\", \"safe\"",
+            "g.yaml:9:3: error: spec.color: Invalid value: \"RED\": spec.color in body should match '^[a-z]+$'",
+            "g.yaml:10:3: error: spec.count: Invalid value: 9: spec.count in body should be less than or equal to 5",
+            "g.yaml:15:17: warning: unknown field \"spec.colour\" (did you mean \"spec.color\"?)",
+            "checked 2 objects against 1 CRD in 2 files: 1 ok, 1 with warnings, 1 with errors, 0 skipped",
+        ]
+    );
+    let o = check_in(
+        &d,
+        &[
+            "--crds",
+            "crds.yaml",
+            "g.yaml",
+            "--field-validation",
+            "Warn",
+            "-o",
+            "sarif",
+        ],
+        "",
+    );
+    let s: Value = serde_json::from_str(&out(&o)).unwrap();
+    let levels: Vec<(&str, &str)> = s["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["ruleId"].as_str().unwrap(), r["level"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        levels,
+        [
+            ("invalid-value", "error"),
+            ("invalid-value", "error"),
+            ("unknown-field", "warning"),
+            ("duplicate-field", "warning"),
+            ("invalid-value", "error"),
+            ("invalid-value", "error"),
+            ("invalid-value", "error"),
+            ("unknown-field", "warning"),
+        ]
     );
 }

@@ -467,6 +467,22 @@ fn check_object(r: &mut Report, value: &Value, target: &Target<'_>, catalog: &Ca
     decode(r, crd, version, value, target, settings);
 }
 
+/// How many errors validation reports for a body the server refused with a strict decoding
+/// error (it answers before validating): the body decoded again under Warn, which prunes the
+/// unknown fields and keeps the last of repeated ones as Strict would once they are fixed.
+fn hidden_errors(crd: &RegisteredCrd, target: &Target<'_>) -> Option<usize> {
+    let warn = DecodeOptions {
+        field_validation: FieldValidation::Warn,
+        format: target.format,
+        validate: true,
+        max_body_size: None,
+    };
+    match crd.decode(target.body, &warn) {
+        Err(Error::Rejected(rejection)) => rejection.invalid.map(|i| i.errors.len()).filter(|&n| n > 0),
+        _ => None,
+    }
+}
+
 fn skipped_by_flag(skip: &[String], group: &str, version: &str, kind: &str) -> bool {
     skip.iter().any(|s| {
         s == kind
@@ -496,6 +512,7 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
         validate: settings.validate,
         max_body_size: None,
     };
+    r.fields_are_warnings = settings.field_validation == FieldValidation::Warn;
     r.cel_unchecked = settings.validate
         && crd
             .version(version)
@@ -550,6 +567,9 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
                 };
                 paths = crd.decode(target.body, &warn).ok();
             }
+            if !rejection.strict_errors.is_empty() && settings.validate {
+                r.hidden = hidden_errors(crd, target);
+            }
         }
         Err(e) => {
             r.outcome = Outcome::Error;
@@ -560,7 +580,10 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
         r.input = Some(value.clone());
     }
     let found = paths.unwrap_or_default();
-    let yaml_duplicates = r.messages.iter().any(|m| m.contains("already set in map"));
+    // A YAML body's repeated keys are the YAML converter's errors, in the server's message
+    // (Strict) or among the Warn decode's warnings (a refusal by validation replaces those).
+    let repeated_key = |m: &str| m.contains("already set in map");
+    let yaml_duplicates = r.messages.iter().any(|m| repeated_key(m)) || found.warnings.iter().any(repeated_key);
     if found.unknown_fields.is_empty()
         && found.duplicate_fields.is_empty()
         && !yaml_duplicates

@@ -93,6 +93,12 @@ pub struct Report {
     pub duplicate_fields: Vec<Field>,
     /// Each error of a create refused by validation, at its field.
     pub validation_errors: Vec<Field>,
+    /// Unknown and duplicate fields are warnings (fieldValidation Warn), even when validation
+    /// refused the document.
+    pub fields_are_warnings: bool,
+    /// How many errors validation would report that the server's strict decoding error hides
+    /// (it answers before validating); `None` when it hides none.
+    pub hidden: Option<usize>,
     /// The schema has CEL rules, which were not evaluated (a divergence to tell).
     pub cel_unchecked: bool,
     /// What the server would store (accepted objects only).
@@ -121,6 +127,8 @@ impl Report {
             unknown_fields: Vec::new(),
             duplicate_fields: Vec::new(),
             validation_errors: Vec::new(),
+            fields_are_warnings: false,
+            hidden: None,
             cel_unchecked: false,
             stored: None,
             input: None,
@@ -161,6 +169,8 @@ pub struct Summary {
     pub cel_unchecked: usize,
     /// Values were validated (no `--skip-validation`).
     pub validated: bool,
+    /// Errors hidden behind strict decoding errors, over all documents.
+    pub hidden: usize,
 }
 
 impl Summary {
@@ -172,6 +182,7 @@ impl Summary {
         } else if r.outcome != Outcome::Skipped && r.not_object.is_none() {
             self.objects += 1;
         }
+        self.hidden += r.hidden.unwrap_or(0);
         if r.cel_unchecked {
             self.cel_unchecked += 1;
         }
