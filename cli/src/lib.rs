@@ -1,9 +1,9 @@
 //! The `kstruct` command line, as a library: [`main`] is the `kstruct` binary, and
 //! [`runner::main`] the binary of a crate written by `kstruct compile --crate`, which offers
-//! the same `prune`, `nulls`, `default` and `decode` commands over compiled schemas.
+//! the same `prune`, `nulls`, `default`, `decode` and `patch` commands over compiled schemas.
 //!
 //! Exit codes: 0 when everything succeeded, 1 when a finding or a failed document was
-//! reported, 2 on usage errors or unreadable files.
+//! reported, 2 on usage errors, unreadable files, or (`check`, `lint`) nothing to check.
 
 mod commands;
 mod inputs;
@@ -26,17 +26,21 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Check manifests against CRDs as `kubectl apply --dry-run=server` would, without a
-    /// cluster: the CI gate for a repository of custom resources.
+    /// cluster: the CI gate for a repository of custom resources, with diagnostics for people
+    /// (`FILE:LINE:COL: error: ...`, did-you-mean) and reports for tools (`-o json|junit|sarif`).
     ///
     /// CRDs come from `--crds` and from the inputs themselves (a `helm template` stream holds
     /// both); each is first checked as the API server checks CRDs on create, and one the
-    /// server would refuse is not used. Every other document is then decoded through the
-    /// API server's write path with its CRD's schema: unknown and duplicate fields are errors
-    /// (fieldValidation Strict), an object of a version its CRD does not serve, or of a kind
-    /// no CRD declares, is an error; built-in kinds (Deployment, ConfigMap, ...) are skipped,
-    /// and so are documents that are not Kubernetes objects (no apiVersion or kind: CI
-    /// workflows, Helm values, unrendered Helm templates), each named in a note.
-    /// Object values are not validated against the schemas yet.
+    /// server would refuse is not used. Every other document is then sent through the API
+    /// server's write path with its CRD's schema, as a create: decoding (unknown and duplicate
+    /// fields are errors under fieldValidation Strict), pruning, defaulting, then validation
+    /// of the values (types, formats, enums, patterns, bounds, required fields, list types,
+    /// metadata and names). CEL rules (`x-kubernetes-validations`) are not evaluated: the
+    /// summary counts the documents whose schema has some. An object of a version its CRD does
+    /// not serve, or of a kind no CRD declares, is an error; built-in kinds (Deployment,
+    /// ConfigMap, ...) are skipped, and so are documents that are not Kubernetes objects (no
+    /// apiVersion or kind: CI workflows, Helm values, unrendered Helm templates), each named in
+    /// a note.
     ///
     /// Under Strict the server answers the first decoding error and validates nothing: a note
     /// says how many errors validation would report besides (`--field-validation Warn` shows
@@ -92,7 +96,8 @@ enum Command {
     #[command(flatten)]
     Objects(ObjectCommand<FileSchemas, DecodeEndpoint>),
     /// Compile CRDs (or bare schemas) into Rust: a module (`-o FILE`) or a cargo crate whose
-    /// binary offers prune, nulls, default and decode over the compiled schemas (`--crate`).
+    /// binary offers prune, nulls, default, decode and patch over the compiled schemas
+    /// (`--crate`).
     #[cfg(feature = "compile")]
     Compile(CompileArgs),
 }
@@ -135,7 +140,7 @@ pub(crate) struct CheckArgs {
     #[arg(long)]
     pub(crate) ignore_missing_crds: bool,
     /// Decode only: report unknown and duplicate fields, but do not validate values (types,
-    /// enums, required fields, names...) as a create would.
+    /// enums, required fields, names...) as a create would. (CEL rules are never evaluated.)
     #[arg(long)]
     pub(crate) skip_validation: bool,
     /// The largest request body, in bytes, the API server accepts (its default, 3 MiB);
@@ -232,8 +237,8 @@ struct CompileArgs {
     /// Write the generated Rust module here.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Write a cargo crate here whose binary offers prune, nulls, default and decode with the
-    /// kstruct command's flags, over the compiled schemas.
+    /// Write a cargo crate here whose binary offers prune, nulls, default, decode and patch
+    /// with the kstruct command's flags, over the compiled schemas.
     #[arg(long = "crate", value_name = "DIR")]
     crate_dir: Option<PathBuf>,
     /// The kstruct source checkout the crate depends on (by path); the published crates
@@ -305,8 +310,8 @@ struct PatchArgs<D: Args> {
     #[arg(long, value_enum, value_name = "MODE", default_value = "Warn", ignore_case = true)]
     field_validation: FieldValidationArg,
     /// Skip the update's (or create's) validation (ObjectMeta, values with ratcheting, scale
-    /// paths, embedded resources, list types), which the server runs and `patch` runs by
-    /// default.
+    /// paths, embedded resources, list types; CEL rules are not evaluated), which the server
+    /// runs and `patch` runs by default.
     #[arg(long)]
     no_validate: bool,
     /// The largest request body, in bytes, accepted as the API server accepts it.

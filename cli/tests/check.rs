@@ -966,3 +966,16 @@ fn under_warn_fields_are_warnings_beside_the_errors() {
         ]
     );
 }
+
+#[test]
+fn help_says_what_is_validated_and_what_is_not() {
+    let o = check_in(Path::new("."), &["--help"], "");
+    let help = out(&o);
+    assert!(!help.contains("not validated against the schemas yet"), "{help}");
+    assert!(
+        help.contains("CEL rules (`x-kubernetes-validations`) are not evaluated"),
+        "{help}"
+    );
+    assert!(help.contains("--allow-no-objects"), "{help}");
+    assert!(help.contains("--non-objects <WHAT>"), "{help}");
+}
