@@ -27,7 +27,12 @@ fn kstruct(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("run kstruct");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    // A usage error ends the process before it reads its input: the write then meets a
+    // closed pipe, which says nothing about the run.
+    let written = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    if let Err(e) = written {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
     child.wait_with_output().unwrap()
 }
 
