@@ -1,9 +1,9 @@
 //! The `kstruct` command line, as a library: [`main`] is the `kstruct` binary, and
 //! [`runner::main`] the binary of a crate written by `kstruct compile --crate`, which offers
-//! the same `prune`, `nulls`, `default` and `decode` commands over compiled schemas.
+//! the same `prune`, `nulls`, `default`, `decode` and `patch` commands over compiled schemas.
 //!
 //! Exit codes: 0 when everything succeeded, 1 when a finding or a failed document was
-//! reported, 2 on usage errors or unreadable files.
+//! reported, 2 on usage errors, unreadable files, or (`check`, `lint`) nothing to check.
 
 mod commands;
 mod inputs;
@@ -26,21 +26,35 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Check manifests against CRDs as `kubectl apply --dry-run=server` would, without a
-    /// cluster: the CI gate for a repository of custom resources.
+    /// cluster: the CI gate for a repository of custom resources, with diagnostics for people
+    /// (`FILE:LINE:COL: error: ...`, did-you-mean) and reports for tools (`-o json|junit|sarif`).
     ///
     /// CRDs come from `--crds` and from the inputs themselves (a `helm template` stream holds
     /// both); each is first checked as the API server checks CRDs on create, and one the
-    /// server would refuse is not used. Every other document is then decoded through the
-    /// API server's write path with its CRD's schema: unknown and duplicate fields are errors
-    /// (fieldValidation Strict), an object of a version its CRD does not serve, or of a kind
-    /// no CRD declares, is an error; built-in kinds (Deployment, ConfigMap, ...) are skipped.
-    /// Object values are not validated against the schemas yet.
+    /// server would refuse is not used. Every other document is then sent through the API
+    /// server's write path with its CRD's schema, as a create: decoding (unknown and duplicate
+    /// fields are errors under fieldValidation Strict), pruning, defaulting, then validation
+    /// of the values (types, formats, enums, patterns, bounds, required fields, list types,
+    /// metadata and names). CEL rules (`x-kubernetes-validations`) are not evaluated: the
+    /// summary counts the documents whose schema has some. An object of a version its CRD does
+    /// not serve, or of a kind no CRD declares, is an error; built-in kinds (Deployment,
+    /// ConfigMap, ...) are skipped, and so are documents that are not Kubernetes objects (no
+    /// apiVersion or kind: CI workflows, Helm values, unrendered Helm templates), each named in
+    /// a note.
     ///
-    /// Exit status: 0 clean (warnings allowed), 1 findings, 2 a usage error or an input that
-    /// could not be read (the others are still checked).
+    /// Under Strict the server answers the first decoding error and validates nothing: a note
+    /// says how many errors validation would report besides (`--field-validation Warn` shows
+    /// them).
+    ///
+    /// A run that checked no object fails (exit 2), so that an empty directory, an `--exclude`
+    /// that matched everything or an empty standard input does not pass unseen; pass
+    /// `--allow-no-objects` for repositories that hold only CRDs.
+    ///
+    /// Exit status: 0 clean (warnings allowed), 1 findings, 2 a usage error, an input that
+    /// could not be read (the others are still checked), or no object checked.
     Check(CheckArgs),
     /// Check CRDs as the API server does when they are created, and print every error it would
-    /// return, exactly as it words them.
+    /// return, exactly as it words them: the output for scripts and tests.
     ///
     /// Checked: metadata.name (`<plural>.<group>`), the group, scope and names, versions
     /// (unique DNS-1035 names, exactly one storage version), preserveUnknownFields, conversion,
@@ -48,20 +62,32 @@ enum Command {
     /// *.k8s.io groups, and every schema: structural rules, the OpenAPI rules
     /// (ValidateCustomResourceDefinitionOpenAPISchema: $ref, uniqueItems, list and map types,
     /// list-map keys, embedded resources, root metadata...) and defaults (pruned, coerced and
-    /// valid against their own schema). CEL rules are parsed, not type-checked.
+    /// valid against their own schema). CEL rules (`x-kubernetes-validations`) are parsed, not
+    /// type-checked.
     ///
     /// Messages name paths as the API server does: a schema shared by all versions is
-    /// `spec.validation.openAPIV3Schema`. One document prints only its messages; several print
-    /// `==> FILE:LINE (NAME)` before each document with findings. A `kind: List` (from
+    /// `spec.validation.openAPIV3Schema`. By default standard output holds the server's
+    /// messages only, one per line (several documents print `==> FILE:LINE (NAME)` before each
+    /// document with findings); `-o json` writes one JSON object per finding with the file,
+    /// line and column of the field it names, `-o sarif` a SARIF log. A `kind: List` (from
     /// `kubectl get crd -o yaml`) is linted item by item. Documents that are not CRDs are
-    /// skipped with a note; a bare openAPIV3Schema gets the structural rules only.
+    /// skipped, each with a note, and counted in a summary on standard error; a bare
+    /// openAPIV3Schema gets the structural rules only.
+    ///
+    /// For people, `kstruct check --allow-no-objects CRD-FILES` reports the same findings at
+    /// their line and column in the file (and `kstruct check` checks objects against the CRDs,
+    /// with did-you-mean hints for misspelt fields and kinds).
     ///
     /// Exit status: 0 clean, 1 findings, 2 an input could not be read (the others are still
-    /// linted).
+    /// linted) or no CRD (with `--schema`, no document) was found.
     Lint {
         /// Read every document as a bare openAPIV3Schema (structural rules only).
         #[arg(long)]
         schema: bool,
+        /// How to report: `text` (the server's messages, one per line), `json` (JSON Lines,
+        /// one object per finding: file, line, column, name, message), or `sarif`.
+        #[arg(short = 'o', long, value_enum, value_name = "FORMAT", default_value = "text")]
+        output: LintOutputArg,
         /// CRD files (YAML or JSON, multi-document), directories (every .yaml, .yml and .json
         /// file below, in path order), or `-` for standard input.
         #[arg(required = true)]
@@ -70,7 +96,8 @@ enum Command {
     #[command(flatten)]
     Objects(ObjectCommand<FileSchemas, DecodeEndpoint>),
     /// Compile CRDs (or bare schemas) into Rust: a module (`-o FILE`) or a cargo crate whose
-    /// binary offers prune, nulls, default and decode over the compiled schemas (`--crate`).
+    /// binary offers prune, nulls, default, decode and patch over the compiled schemas
+    /// (`--crate`).
     #[cfg(feature = "compile")]
     Compile(CompileArgs),
 }
@@ -85,13 +112,24 @@ pub(crate) struct CheckArgs {
     /// Manifest files or directories (walked as `--crds`), or `-` for standard input (the
     /// default when no path is given). CRDs among them are used too.
     pub(crate) paths: Vec<PathBuf>,
-    /// Leave out files and directories whose path matches GLOB (`**/testdata/**`,
-    /// `*.json`); matched against the path as walked and against the file name.
-    /// Repeatable.
+    /// Leave out files and directories below the inputs whose path matches GLOB
+    /// (`**/testdata/**`, `*.json`, `.*`): matched against the path relative to the input
+    /// directory it was found in, and against the file or directory name. Paths named on the
+    /// command line are always read. Repeatable.
     #[arg(long, value_name = "GLOB")]
     pub(crate) exclude: Vec<String>,
-    /// fieldValidation of the requests: Strict (unknown and duplicate fields are errors),
-    /// Warn (they are warnings) or Ignore.
+    /// Pass a run that checked no object (only CRDs, or only skipped documents), as a
+    /// repository that holds nothing but CRDs does. Without it such a run exits 2.
+    #[arg(long)]
+    pub(crate) allow_no_objects: bool,
+    /// Documents that are not Kubernetes objects (no apiVersion or no kind: CI workflows,
+    /// Helm values, docker-compose files; unrendered Helm templates): `skip` them with a note,
+    /// or make each an `error` (for repositories that hold nothing but manifests).
+    #[arg(long, value_enum, value_name = "WHAT", default_value = "skip")]
+    pub(crate) non_objects: NonObjectsArg,
+    /// fieldValidation of the requests: Strict (unknown and duplicate fields are errors, and
+    /// the server answers them before validating values), Warn (they are warnings, and values
+    /// are validated) or Ignore.
     #[arg(long, value_enum, value_name = "MODE", default_value = "Strict", ignore_case = true)]
     pub(crate) field_validation: FieldValidationArg,
     /// Kinds not to check: `Kind`, `group/Kind` or `group/version/Kind`, comma-separated or
@@ -102,7 +140,7 @@ pub(crate) struct CheckArgs {
     #[arg(long)]
     pub(crate) ignore_missing_crds: bool,
     /// Decode only: report unknown and duplicate fields, but do not validate values (types,
-    /// enums, required fields, names...) as a create would.
+    /// enums, required fields, names...) as a create would. (CEL rules are never evaluated.)
     #[arg(long)]
     pub(crate) skip_validation: bool,
     /// The largest request body, in bytes, the API server accepts (its default, 3 MiB);
@@ -143,6 +181,26 @@ pub(crate) enum OutputArg {
     Yaml,
 }
 
+/// `kstruct check --non-objects` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum NonObjectsArg {
+    /// Skip them, with a note.
+    Skip,
+    /// Report each as an error.
+    Error,
+}
+
+/// `kstruct lint --output` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum LintOutputArg {
+    /// The API server's messages, one per line.
+    Text,
+    /// JSON Lines: one object per finding.
+    Json,
+    /// SARIF 2.1.0, for code review annotations.
+    Sarif,
+}
+
 /// `kstruct check --show` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum ShowArg {
@@ -179,8 +237,8 @@ struct CompileArgs {
     /// Write the generated Rust module here.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Write a cargo crate here whose binary offers prune, nulls, default and decode with the
-    /// kstruct command's flags, over the compiled schemas.
+    /// Write a cargo crate here whose binary offers prune, nulls, default, decode and patch
+    /// with the kstruct command's flags, over the compiled schemas.
     #[arg(long = "crate", value_name = "DIR")]
     crate_dir: Option<PathBuf>,
     /// The kstruct source checkout the crate depends on (by path); the published crates
@@ -252,8 +310,8 @@ struct PatchArgs<D: Args> {
     #[arg(long, value_enum, value_name = "MODE", default_value = "Warn", ignore_case = true)]
     field_validation: FieldValidationArg,
     /// Skip the update's (or create's) validation (ObjectMeta, values with ratcheting, scale
-    /// paths, embedded resources, list types), which the server runs and `patch` runs by
-    /// default.
+    /// paths, embedded resources, list types; CEL rules are not evaluated), which the server
+    /// runs and `patch` runs by default.
     #[arg(long)]
     no_validate: bool,
     /// The largest request body, in bytes, accepted as the API server accepts it.
@@ -470,7 +528,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check(args) => commands::check::run(&args),
-        Command::Lint { schema, files } => commands::lint::run(&files, schema),
+        Command::Lint { schema, output, files } => commands::lint::run(&files, schema, output),
         Command::Objects(command) => {
             use commands::transform::{Op, run};
             match command {

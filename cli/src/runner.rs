@@ -1,5 +1,5 @@
 //! The command line of a runner crate written by `kstruct compile --crate`: `prune`, `nulls`,
-//! `default` and `decode` exactly as the `kstruct` command has them, over schemas compiled
+//! `default`, `decode` and `patch` exactly as the `kstruct` command has them, over schemas compiled
 //! into the binary instead of `--crd`/`--schema` files.
 //!
 //! ```ignore
@@ -21,12 +21,12 @@ use crate::commands::{self, Outcome, decode, transform};
 use crate::schemas::{Catalog, Schemas, note_default_pruning};
 use crate::{DecodeArgs, Target};
 
-/// Prune, default and decode manifests with compiled CRD schemas, exactly as the Kubernetes
-/// API server would.
+/// Prune, default, decode and patch manifests with compiled CRD schemas, exactly as the
+/// Kubernetes API server would.
 #[derive(Debug, Parser)]
 #[command(
     version,
-    about = "Prune, default and decode manifests with the CRD schemas compiled into this binary, exactly as the Kubernetes API server would",
+    about = "Prune, default, decode and patch manifests with the CRD schemas compiled into this binary, exactly as the Kubernetes API server would",
     long_about = None
 )]
 struct Cli {
@@ -34,7 +34,7 @@ struct Cli {
     command: Command,
 }
 
-/// `prune`, `nulls`, `default` and `decode` exactly as `kstruct` has them, with compiled
+/// `prune`, `nulls`, `default`, `decode` and `patch` exactly as `kstruct` has them, with compiled
 /// schemas picked by [`Select`].
 type Command = crate::ObjectCommand<Select, Select>;
 

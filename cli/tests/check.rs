@@ -117,7 +117,7 @@ w.json:1:78: error: duplicate field \"metadata.name\"
 w.json:1:65: note: first written here
 w.json:2:11: error: unknown field \"spec.é\"
 w.json:2:19: error: unknown field \"spec.colour\"
-checked 4 documents in 3 files: 2 ok, 2 with errors, 0 skipped
+checked 3 objects against 1 CRD in 3 files: 2 ok, 2 with errors, 0 skipped
 "
     );
 }
@@ -144,7 +144,7 @@ fn json_lines_carry_the_servers_messages_and_positions() {
     );
     assert_eq!(
         lines[3],
-        r#"{"summary":{"documents":3,"files":2,"ok":2,"warnings":0,"errors":1,"skipped":0,"unreadable":0,"valueValidation":true,"celUnchecked":0}}"#
+        r#"{"summary":{"documents":3,"objects":2,"crds":1,"files":2,"ok":2,"warnings":0,"errors":1,"skipped":0,"unreadable":0,"valueValidation":true,"celUnchecked":0,"hidden":0}}"#
     );
     // --show stored adds what the server would store.
     let o = check_in(
@@ -197,7 +197,7 @@ metadata: {name: e}
 <stdin>:13:1: note: widgets.example.com serves v1
 <stdin>:17:1: not checked: Deployment/d (built-in kind)
 <stdin>:21:1: not checked: ConfigMap/e (built-in kind)
-checked 7 documents in 2 files: 1 ok, 4 with errors, 2 skipped
+checked 4 objects against 1 CRD in 2 files: 1 ok, 4 with errors, 2 skipped
 "
     );
     // Opting out.
@@ -232,7 +232,13 @@ checked 7 documents in 2 files: 1 ok, 4 with errors, 2 skipped
         ],
         objects,
     );
-    assert_eq!(code(&o), 0, "{}", out(&o));
+    // Every object skipped: nothing was checked.
+    assert_eq!(code(&o), 2, "{}", out(&o));
+    assert!(
+        out(&o).ends_with("checked 0 objects against 1 CRD in 2 files: 1 ok, 0 with errors, 6 skipped\n"),
+        "{}",
+        out(&o)
+    );
 }
 
 #[test]
@@ -257,9 +263,17 @@ fn crds_come_from_the_stream_too_and_repeats_are_errors() {
         out(&o)
     );
     // One file named twice is read once.
-    let o = check_in(&d, &["--crds", "again.yaml", "again.yaml", "."], "");
+    let o = check_in(
+        &d,
+        &["--crds", "again.yaml", "again.yaml", ".", "--allow-no-objects"],
+        "",
+    );
     assert_eq!(code(&o), 0, "{}", out(&o));
-    assert!(out(&o).starts_with("checked 1 document in 1 file: 1 ok"), "{}", out(&o));
+    assert!(
+        out(&o).starts_with("checked 0 objects against 1 CRD in 1 file: 1 ok"),
+        "{}",
+        out(&o)
+    );
 }
 
 #[test]
@@ -322,7 +336,7 @@ fn unreadable_inputs_exit_2_after_checking_the_rest() {
         err(&o)
     );
     assert!(
-        out(&o).contains("checked 3 documents in 2 files: 2 ok, 1 with errors, 0 skipped"),
+        out(&o).contains("checked 2 objects against 1 CRD in 2 files: 2 ok, 1 with errors, 0 skipped"),
         "{}",
         out(&o)
     );
@@ -401,7 +415,11 @@ fn stored_objects_and_diffs_for_people() {
         out(&o),
         "---\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  generation: 1\n  name: w\n  namespace: default\nspec:\n  replicas: 1\n"
     );
-    assert!(err(&o).contains("checked 2 documents"), "{}", err(&o));
+    assert!(
+        err(&o).contains("checked 1 object against 1 CRD in 2 files"),
+        "{}",
+        err(&o)
+    );
     let o = check_in(&d, &["--crds", "crds.yaml", "w.yaml", "--show", "diff"], "");
     assert!(out(&o).contains("--- w.yaml:1 Widget/w (input -> stored)\n@@ -2,4 +2,7 @@\n kind: Widget\n metadata:\n+  generation: 1\n   name: w\n-spec: {}\n+  namespace: default\n+spec:\n+  replicas: 1\n"), "{}", out(&o));
 }
@@ -465,43 +483,112 @@ fn a_closed_pipe_ends_quietly() {
     assert_ne!(code(&o), 101);
 }
 
+/// What a repository holds beside its manifests.
+const NOT_OBJECTS: &[(&str, &str)] = &[
+    (
+        ".github/workflows/ci.yml",
+        "name: ci\non: [push]\njobs:\n  build:\n    runs-on: ubuntu-latest\n",
+    ),
+    (
+        "docker-compose.yml",
+        "version: \"3\"\nservices:\n  web:\n    image: nginx\n",
+    ),
+    ("nokind.yaml", "apiVersion: example.com/v1\nmetadata: {name: a}\n"),
+    ("noversion.yaml", "kind: Widget\nmetadata: {name: a}\n"),
+    ("list.json", "[{\"op\": \"add\", \"path\": \"/spec\", \"value\": {}}]\n"),
+    // A Helm template: does not read as YAML; the template's first action is on line 5.
+    (
+        "chart/templates/widget.yaml",
+        "# The widget\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: {{ .Values.name }}\n  labels:\n    {{- include \"chart.labels\" . | nindent 4 }}\nspec:\n  replicas: {{ .Values.replicas }}\n",
+    ),
+    // One that reads, quoting its actions: an object with template strings.
+    (
+        "chart/templates/quoted.yaml",
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: \"{{ .Values.name }}\"\nspec: {replicas: 1}\n",
+    ),
+    // `{{ }}` that is not Helm's is an object's data (Argo workflows, alerting rules).
+    (
+        "argo.yaml",
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: argo\n  annotations: {message: \"{{inputs.parameters.message}}\"}\nspec: {replicas: 1}\n",
+    ),
+];
+
 #[test]
-fn files_that_are_not_objects_are_errors_with_a_hint_and_kustomizations_are_skipped() {
-    let values = format!(
-        "replicaCount: 1\nimage:\n  repository: nginx\n  tag: {}\n",
-        "x".repeat(700)
+fn files_that_are_not_objects_are_skipped_in_one_line() {
+    let mut files = NOT_OBJECTS.to_vec();
+    files.push(("crds.yaml", CRD));
+    files.push(("chart/values.yaml", "replicaCount: 1\nimage:\n  repository: nginx\n"));
+    files.push((
+        "kustomization.yaml",
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [a.yaml]\n",
+    ));
+    let d = dir(&files);
+    let o = check_in(&d, &["--crds", "crds.yaml", "."], "");
+    assert_eq!(code(&o), 0, "{}{}", out(&o), err(&o));
+    assert_eq!(
+        out(&o),
+        ".github/workflows/ci.yml:1:1: note: skipped: not a Kubernetes object (no apiVersion and no kind)
+chart/templates/quoted.yaml:4:10: note: skipped: an unrendered Helm template ({{ .Values.name }}); check the output of `helm template` instead
+chart/templates/widget.yaml:5:9: note: skipped: an unrendered Helm template ({{ .Values.name }}); check the output of `helm template` instead
+chart/values.yaml:1:1: note: skipped: not a Kubernetes object (no apiVersion and no kind)
+docker-compose.yml:1:1: note: skipped: not a Kubernetes object (no apiVersion and no kind)
+list.json:1:1: note: skipped: not a Kubernetes object (a list, not a mapping)
+nokind.yaml:1:1: note: skipped: not a Kubernetes object (no kind)
+noversion.yaml:1:1: note: skipped: not a Kubernetes object (no apiVersion)
+checked 1 object against 1 CRD in 11 files: 2 ok, 0 with errors, 9 skipped
+"
     );
-    let d = dir(&[
-        (
-            "kustomization.yaml",
-            "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [a.yaml]\n",
-        ),
-        ("values.yaml", &values),
-    ]);
-    let o = check_in(&d, &["."], "");
+    // Machines keep the server's answer, whole, and read why in `reason`.
+    let lines = json_lines(&check_in(&d, &["--crds", "crds.yaml", ".", "-o", "json"], ""));
+    let by_file = |f: &str| lines.iter().find(|l| l["file"] == f).unwrap().clone();
+    let ci = by_file(".github/workflows/ci.yml");
+    assert_eq!(ci["outcome"], "skipped");
+    assert_eq!(ci["reason"], "not a Kubernetes object (no apiVersion and no kind)");
+    assert_eq!(
+        ci["messages"][0],
+        "the object provided is unrecognized: Object 'Kind' is missing in 'name: ci\non: [push]\njobs:\n  build:\n    runs-on: ubuntu-latest\n' (6e616d653a2063690a6f6e3a205b707573685d0a6a6f62733a0a20206275 ...)"
+    );
+    let template = by_file("chart/templates/widget.yaml");
+    assert_eq!(template["outcome"], "skipped");
+    assert!(
+        template["messages"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("the object provided is unrecognized: yaml: line 7: "),
+        "{template}"
+    );
+    assert_eq!(by_file("noversion.yaml")["messages"], serde_json::json!([]));
+    assert_eq!(by_file("kustomization.yaml")["reason"], "not sent to the API server");
+    assert_eq!(by_file("argo.yaml")["outcome"], "ok");
+
+    // For repositories of manifests only, each is an error.
+    let o = check_in(&d, &["--crds", "crds.yaml", ".", "--non-objects", "error"], "");
     assert_eq!(code(&o), 1);
     let text = out(&o);
-    let first = text.lines().next().unwrap();
     assert!(
-        first.starts_with("values.yaml:1:1: error: the object provided is unrecognized: Object 'Kind' is missing in '"),
+        text.starts_with(".github/workflows/ci.yml:1:1: error: not a Kubernetes object (no apiVersion and no kind)\n"),
         "{text}"
     );
     assert!(
-        first.ends_with("more characters; -o json has the whole message)"),
+        text.contains("chart/templates/widget.yaml:5:9: error: an unrendered Helm template ({{ .Values.name }})"),
         "{text}"
     );
     assert!(
-        text.contains(
-            "values.yaml:1:1: note: not a Kubernetes object (no kind); leave such files out with --exclude\n"
-        ),
+        text.ends_with("checked 1 object against 1 CRD in 11 files: 2 ok, 8 with errors, 1 skipped\n"),
         "{text}"
     );
-    assert!(text.contains("1 with errors, 1 skipped"), "{text}");
-    let o = check_in(&d, &[".", "-o", "json"], "");
-    let lines = json_lines(&o);
-    assert_eq!(lines[0]["reason"], "not sent to the API server");
-    // The machine output keeps the server's whole message.
-    assert!(lines[1]["messages"][0].as_str().unwrap().len() > 700);
+    let o = check_in(
+        &d,
+        &["--crds", "crds.yaml", ".", "--non-objects", "error", "-o", "sarif"],
+        "",
+    );
+    let s: Value = serde_json::from_str(&out(&o)).unwrap();
+    let first = &s["runs"][0]["results"][0];
+    assert_eq!(first["ruleId"], "not-an-object");
+    assert_eq!(
+        first["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        ".github/workflows/ci.yml"
+    );
 }
 
 const VALIDATED_CRD: &str = "apiVersion: apiextensions.k8s.io/v1
@@ -569,7 +656,7 @@ status: {ready: true}
             "gadgets.yaml:5:1: error: spec.size: Required value",
             "gadgets.yaml:6:3: error: spec.mode: Unsupported value: \"quick\": supported values: \"fast\", \"safe\"",
             "gadgets.yaml:1:1: error: <nil>: Invalid value: \"null\": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
-            "checked 3 documents in 2 files: 2 ok, 1 with errors, 0 skipped",
+            "checked 2 objects against 1 CRD in 2 files: 2 ok, 1 with errors, 0 skipped",
             "note: CEL rules (x-kubernetes-validations) were not evaluated for 2 documents",
         ]
     );
@@ -632,4 +719,263 @@ fn bodies_over_the_servers_limit_are_refused() {
     );
     let o = check_in(&d, &["--crds", "crds.yaml", "big.yaml"], "");
     assert_eq!(code(&o), 0, "{}", out(&o));
+}
+
+#[test]
+fn exclude_globs_never_match_the_inputs_themselves() {
+    let d = dir(&[
+        ("crds.yaml", CRD),
+        ("widgets.yaml", WIDGETS),
+        (
+            ".hidden/w.yaml",
+            "apiVersion: example.com/v1\nkind: Nope\nmetadata: {name: n}\n",
+        ),
+        ("sub/empty.txt", ""),
+    ]);
+    // `.*` leaves out hidden files below `.`, not `.` and all it holds.
+    let o = check_in(&d, &["--crds", "crds.yaml", "--exclude", ".*", ".", "-o", "json"], "");
+    let files: Vec<String> = json_lines(&o)
+        .iter()
+        .filter_map(|l| l["file"].as_str().map(String::from))
+        .collect();
+    assert_eq!(files, ["crds.yaml", "widgets.yaml", "widgets.yaml"]);
+    // Nor `..` and the path to it: globs match paths relative to the input.
+    let o = check_in(&d.join("sub"), &["--exclude", ".*", "..", "-o", "json"], "");
+    let files: Vec<String> = json_lines(&o)
+        .iter()
+        .filter_map(|l| l["file"].as_str().map(String::from))
+        .collect();
+    assert_eq!(files, ["../crds.yaml", "../widgets.yaml", "../widgets.yaml"]);
+    // A file named on the command line is read whatever the globs say.
+    let o = check_in(&d, &["--crds", "crds.yaml", "--exclude", "*.yaml", "widgets.yaml"], "");
+    assert!(
+        out(&o).ends_with("checked 2 objects against 1 CRD in 2 files: 2 ok, 1 with errors, 0 skipped\n"),
+        "{}",
+        out(&o)
+    );
+}
+
+#[test]
+fn a_run_that_checked_no_object_fails_and_says_why() {
+    let d = dir(&[
+        ("crds/widgets.yaml", CRD),
+        ("empty/.keep", ""),
+        (
+            "deploy/app.yaml",
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: app}\n",
+        ),
+        ("widgets.yaml", WIDGETS),
+    ]);
+    let o = check_in(&d, &["--crds", "crds", "--exclude", ".*", "."], "");
+    assert_eq!(code(&o), 1, "{}", err(&o));
+    let cases: &[(&[&str], &str, &str)] = &[
+        (
+            &["--crds", "crds/widgets.yaml", "--exclude", "*.yaml", "."],
+            "checked 0 objects against 1 CRD in 1 file: 1 ok, 0 with errors, 0 skipped\n",
+            "kstruct: no object was checked: the inputs hold 1 CRD, but no object; --allow-no-objects lets a run without objects pass\n",
+        ),
+        (
+            &["empty"],
+            "checked 0 objects against 0 CRDs in 0 files: 0 ok, 0 with errors, 0 skipped\n",
+            "kstruct: no object was checked: the inputs hold no .yaml, .yml or .json file; --allow-no-objects lets a run without objects pass\n",
+        ),
+        (
+            &["--exclude", "*", "."],
+            "checked 0 objects against 0 CRDs in 0 files: 0 ok, 0 with errors, 0 skipped\n",
+            "kstruct: no object was checked: the inputs hold no .yaml, .yml or .json file (4 paths left out by --exclude); --allow-no-objects lets a run without objects pass\n",
+        ),
+        // An empty `$FILES`: standard input, empty.
+        (
+            &["--crds", "crds/widgets.yaml"],
+            "checked 0 objects against 1 CRD in 2 files: 1 ok, 0 with errors, 0 skipped\n",
+            "kstruct: no object was checked: the inputs hold 1 CRD, but no object; --allow-no-objects lets a run without objects pass\n",
+        ),
+        (
+            &[],
+            "checked 0 objects against 0 CRDs in 1 file: 0 ok, 0 with errors, 0 skipped\n",
+            "kstruct: no object was checked: standard input, read because no path was given, was empty; --allow-no-objects lets a run without objects pass\n",
+        ),
+        (
+            &["--crds", "crds", "deploy"],
+            "checked 0 objects against 1 CRD in 2 files: 1 ok, 0 with errors, 1 skipped\n",
+            "kstruct: no object was checked: the inputs hold 1 CRD and 1 skipped document (-v lists them), but no object; --allow-no-objects lets a run without objects pass\n",
+        ),
+    ];
+    for (args, stdout, stderr) in cases {
+        let o = check_in(&d, args, "");
+        assert_eq!(
+            (code(&o), out(&o), err(&o)),
+            (2, stdout.to_string(), stderr.to_string()),
+            "{args:?}"
+        );
+    }
+    // A repository of CRDs only.
+    let o = check_in(&d, &["--allow-no-objects", "crds"], "");
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert_eq!(err(&o), "");
+    let o = check_in(&d, &["--allow-no-objects", "crds", "-o", "json"], "");
+    assert_eq!(
+        json_lines(&o)[1]["summary"],
+        serde_json::json!({"documents": 1, "objects": 0, "crds": 1, "files": 1, "ok": 1, "warnings": 0, "errors": 0,
+                           "skipped": 0, "unreadable": 0, "valueValidation": true, "celUnchecked": 0, "hidden": 0})
+    );
+}
+
+const STRICT_CRD: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Gadget, plural: gadgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            required: [size]
+            properties:
+              size: {type: integer, minimum: 1}
+              mode: {type: string, enum: [fast, safe]}
+              color: {type: string, pattern: '^[a-z]+$'}
+              count: {type: integer, maximum: 5}
+";
+
+/// Two decoding errors (a misspelt field, a repeated key) and five values validation refuses.
+const SEVEN_PROBLEMS: &str = "apiVersion: example.com/v1
+kind: Gadget
+metadata:
+  name: Bad_Name
+spec:
+  sise: 3
+  mode: quick
+  mode: slow
+  color: \"RED\"
+  count: 9
+---
+apiVersion: example.com/v1
+kind: Gadget
+metadata: {name: typo}
+spec: {size: 1, colour: red}
+";
+
+#[test]
+fn strict_errors_say_how_many_errors_validation_would_add() {
+    let d = dir(&[("crds.yaml", STRICT_CRD), ("g.yaml", SEVEN_PROBLEMS)]);
+    let o = check_in(&d, &["--crds", "crds.yaml", "g.yaml"], "");
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        out(&o),
+        "g.yaml:6:3: error: unknown field \"spec.sise\" (did you mean \"spec.size\"?)
+g.yaml:8:3: error: duplicate field \"spec.mode\"
+g.yaml:7:3: note: first written here
+g.yaml:1:1: note: validation would report 5 more errors once the unknown and duplicate fields are fixed; --field-validation Warn shows them
+g.yaml:15:17: error: unknown field \"spec.colour\" (did you mean \"spec.color\"?)
+checked 2 objects against 1 CRD in 2 files: 1 ok, 2 with errors, 0 skipped
+"
+    );
+    // The server's message stays as it is; the count is a field of its own.
+    let lines = json_lines(&check_in(&d, &["--crds", "crds.yaml", "g.yaml", "-o", "json"], ""));
+    assert_eq!(
+        lines[1]["messages"],
+        serde_json::json!([
+            "Gadget in version \"v1\" cannot be handled as a Gadget: strict decoding error: yaml: unmarshal errors:\n  line 8: key \"mode\" already set in map, unknown field \"spec.sise\""
+        ])
+    );
+    assert_eq!(lines[1]["hidden"], 5);
+    assert_eq!(lines[2].get("hidden"), None);
+    assert_eq!(lines[3]["summary"]["hidden"], 5);
+    // SARIF: a note beside the errors.
+    let o = check_in(&d, &["--crds", "crds.yaml", "g.yaml", "-o", "sarif"], "");
+    let s: Value = serde_json::from_str(&out(&o)).unwrap();
+    let note = &s["runs"][0]["results"][2];
+    assert_eq!(
+        (&note["ruleId"], &note["level"]),
+        (&Value::from("hidden-errors"), &Value::from("note"))
+    );
+    // Without validation there is nothing to hide.
+    let o = check_in(
+        &d,
+        &["--crds", "crds.yaml", "g.yaml", "--skip-validation", "-o", "json"],
+        "",
+    );
+    assert_eq!(json_lines(&o)[1].get("hidden"), None);
+}
+
+#[test]
+fn under_warn_fields_are_warnings_beside_the_errors() {
+    let d = dir(&[("crds.yaml", STRICT_CRD), ("g.yaml", SEVEN_PROBLEMS)]);
+    let o = check_in(&d, &["--crds", "crds.yaml", "g.yaml", "--field-validation", "Warn"], "");
+    assert_eq!(code(&o), 1);
+    let text = out(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("g.yaml:4:3: error: metadata.name: Invalid value: \"Bad_Name\": "),
+        "{text}"
+    );
+    assert_eq!(
+        &lines[1..],
+        [
+            "g.yaml:5:1: error: spec.size: Required value",
+            "g.yaml:6:3: warning: unknown field \"spec.sise\" (did you mean \"spec.size\"?)",
+            "g.yaml:8:3: warning: duplicate field \"spec.mode\"",
+            "g.yaml:7:3: note: first written here",
+            "g.yaml:8:3: error: spec.mode: Unsupported value: \"slow\": supported values: \"fast\", \"safe\"",
+            "g.yaml:9:3: error: spec.color: Invalid value: \"RED\": spec.color in body should match '^[a-z]+$'",
+            "g.yaml:10:3: error: spec.count: Invalid value: 9: spec.count in body should be less than or equal to 5",
+            "g.yaml:15:17: warning: unknown field \"spec.colour\" (did you mean \"spec.color\"?)",
+            "checked 2 objects against 1 CRD in 2 files: 1 ok, 1 with warnings, 1 with errors, 0 skipped",
+        ]
+    );
+    let o = check_in(
+        &d,
+        &[
+            "--crds",
+            "crds.yaml",
+            "g.yaml",
+            "--field-validation",
+            "Warn",
+            "-o",
+            "sarif",
+        ],
+        "",
+    );
+    let s: Value = serde_json::from_str(&out(&o)).unwrap();
+    let levels: Vec<(&str, &str)> = s["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["ruleId"].as_str().unwrap(), r["level"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        levels,
+        [
+            ("invalid-value", "error"),
+            ("invalid-value", "error"),
+            ("unknown-field", "warning"),
+            ("duplicate-field", "warning"),
+            ("invalid-value", "error"),
+            ("invalid-value", "error"),
+            ("invalid-value", "error"),
+            ("unknown-field", "warning"),
+        ]
+    );
+}
+
+#[test]
+fn help_says_what_is_validated_and_what_is_not() {
+    let o = check_in(Path::new("."), &["--help"], "");
+    let help = out(&o);
+    assert!(!help.contains("not validated against the schemas yet"), "{help}");
+    assert!(
+        help.contains("CEL rules (`x-kubernetes-validations`) are not evaluated"),
+        "{help}"
+    );
+    assert!(help.contains("--allow-no-objects"), "{help}");
+    assert!(help.contains("--non-objects <WHAT>"), "{help}");
 }

@@ -27,7 +27,12 @@ fn kstruct(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("run kstruct");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    // A usage error ends the process before it reads its input: the write then meets a
+    // closed pipe, which says nothing about the run.
+    let written = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    if let Err(e) = written {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
     child.wait_with_output().unwrap()
 }
 
@@ -1011,4 +1016,99 @@ fn patch_applies_each_type_as_the_server_does() {
     // Usage: json and merge need the stored object.
     assert_eq!(code(&run("json", &[], "[]")), 2);
     assert_eq!(code(&run("merge", &["--apply-creates"], "{}")), 2);
+}
+
+#[test]
+fn lint_json_gives_each_finding_where_its_field_is_written() {
+    let list = fixture("crds.yaml", LIST_OF_CRDS);
+    let file = list.to_str().unwrap();
+    // The default output does not change: the server's messages, for scripts.
+    let text = stdout(&kstruct(&["lint", file], ""));
+    let o = kstruct(&["lint", "-o", "json", file], "");
+    assert_eq!(code(&o), 1);
+    let lines = reports(&o);
+    let messages: Vec<&str> = lines.iter().map(|l| l["message"].as_str().unwrap()).collect();
+    assert_eq!(messages, text.lines().skip(1).collect::<Vec<_>>());
+    let at = |i: usize| (lines[i]["line"].as_u64().unwrap(), lines[i]["column"].as_u64().unwrap());
+    // metadata.name of the second item, spec.group, spec.scope, spec.versions[0].name.
+    assert_eq!([at(0), at(1), at(2), at(3)], [(19, 14), (21, 5), (22, 5), (25, 8)]);
+    // uniqueItems, in the version's own schema (the message names the shared one).
+    assert_eq!(at(6), (25, 89));
+    // status is not written: the item's start.
+    assert_eq!(at(7), (17, 3));
+    assert_eq!(
+        lines[0],
+        serde_json::json!({"file": file, "line": 19, "column": 14, "name": "gizmo.example.com",
+            "message": "metadata.name: Invalid value: \"gizmo.example.com\": must be spec.names.plural+\".\"+spec.group"})
+    );
+    // SARIF, with the same positions.
+    let o = kstruct(&["lint", "-o", "sarif", file], "");
+    let s: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let results = s["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), lines.len());
+    assert_eq!(results[3]["ruleId"], "invalid-crd");
+    assert_eq!(results[3]["message"]["text"], lines[3]["message"]);
+    assert_eq!(
+        results[3]["locations"][0]["physicalLocation"]["region"],
+        serde_json::json!({"startLine": 25, "startColumn": 8})
+    );
+    // Bare schemas: the schema's own paths.
+    let schema = fixture("schema.yaml", "properties:\n  a: {}\n  b: {type: array}\n");
+    let o = kstruct(&["lint", "-o", "json", schema.to_str().unwrap()], "");
+    let at: Vec<(u64, u64)> = reports(&o)
+        .iter()
+        .map(|l| (l["line"].as_u64().unwrap(), l["column"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(at, [(2, 3), (3, 3), (1, 1)]);
+}
+
+#[test]
+fn lint_explains_and_counts_what_is_not_a_crd() {
+    let crd = fixture("crd.yaml", CRD);
+    let deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: app}\n";
+    let mixed = fixture("mixed.yaml", &format!("{CRD}---\n{deployment}---\nreplicaCount: 1\n"));
+    let o = kstruct(&["lint", mixed.to_str().unwrap()], "");
+    assert_eq!((code(&o), stdout(&o).as_str()), (0, ""));
+    let file = mixed.display();
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "kstruct: note: {file}:31: skipping a Deployment (not a CustomResourceDefinition; `kstruct check` checks objects against their CRDs)\n\
+             kstruct: note: {file}:35: skipping a document that is neither a Kubernetes object nor a schema (use --schema to lint it as a bare openAPIV3Schema)\n\
+             kstruct: linted 1 CRD in 1 file: 0 with errors, 2 documents skipped (neither CRDs nor schemas)\n"
+        )
+    );
+    // No CRD at all: nothing was linted, which is no success.
+    let objects = fixture("objects.yaml", deployment);
+    let o = kstruct(&["lint", objects.to_str().unwrap()], "");
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).ends_with(
+            "kstruct: linted 0 CRDs in 1 file: 0 with errors, 1 document skipped (neither CRDs nor schemas)\n\
+             kstruct: no CustomResourceDefinition was found in the inputs; `kstruct check` checks manifests\n"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let o = kstruct(&["lint", "-"], "");
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let o = kstruct(&["lint", "--schema", "-"], "");
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).ends_with("kstruct: no document was found in the inputs\n"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(code(&kstruct(&["lint", crd.to_str().unwrap()], "")), 0);
+}
+
+#[test]
+fn lint_help_points_people_to_check() {
+    let help = stdout(&kstruct(&["lint", "--help"], ""));
+    assert!(help.contains("`kstruct check --allow-no-objects CRD-FILES`"), "{help}");
+    assert!(help.contains("-o, --output <FORMAT>"), "{help}");
+    assert!(
+        help.contains("CEL rules (`x-kubernetes-validations`) are parsed, not type-checked"),
+        "{help}"
+    );
 }

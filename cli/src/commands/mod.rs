@@ -5,6 +5,8 @@ pub mod check;
 pub mod compile;
 pub mod decode;
 pub mod lint;
+pub mod positions;
+pub mod sarif;
 pub mod transform;
 
 /// How a command ended, when it could run at all.

@@ -35,6 +35,10 @@ pub struct Collected {
     pub crd_files: usize,
     /// Paths that could not be read, with why (already printed on standard error).
     pub unreadable: usize,
+    /// Files and directories below the inputs left out by `--exclude`.
+    pub excluded: usize,
+    /// Standard input was read because no path was given.
+    pub stdin_by_default: bool,
 }
 
 /// Compiled `--exclude` globs.
@@ -49,8 +53,12 @@ impl Excludes {
         b.build().map(Excludes).map_err(|e| e.to_string())
     }
 
-    fn excluded(&self, p: &Path) -> bool {
-        self.0.is_match(p) || p.file_name().is_some_and(|n| self.0.is_match(n))
+    /// Whether `p`, found below the input `root`, is left out: a glob matches its path
+    /// relative to `root` or its name. The input itself is never matched, nor the path
+    /// leading to it, so `.*` (hidden files) does not match everything below `.` or `../x`.
+    fn excluded(&self, root: &Path, p: &Path) -> bool {
+        let below = p.strip_prefix(root).unwrap_or(p);
+        self.0.is_match(below) || p.file_name().is_some_and(|n| self.0.is_match(n))
     }
 }
 
@@ -61,6 +69,8 @@ pub fn collect(crds: &[PathBuf], paths: &[PathBuf], excludes: &Excludes) -> Coll
         files: Vec::new(),
         crd_files: 0,
         unreadable: 0,
+        excluded: 0,
+        stdin_by_default: false,
     };
     let mut seen = HashSet::new();
     let stdin_default = [PathBuf::from("-")];
@@ -68,13 +78,14 @@ pub fn collect(crds: &[PathBuf], paths: &[PathBuf], excludes: &Excludes) -> Coll
         // `--crds -` reads standard input; the manifests then have to be named.
         &[][..]
     } else if paths.is_empty() {
+        out.stdin_by_default = true;
         &stdin_default[..]
     } else {
         paths
     };
     for (group, list) in [(0, crds), (1, paths)] {
         for p in list {
-            for f in expand(p, excludes, &mut out.unreadable) {
+            for f in expand(p, excludes, &mut out) {
                 let key = std::fs::canonicalize(&f).unwrap_or_else(|_| f.clone());
                 if f.as_os_str() != "-" && !seen.insert(key) {
                     continue;
@@ -113,28 +124,37 @@ fn read(p: &Path) -> Result<File, String> {
 }
 
 /// A path as files: a directory gives every `.yaml`, `.yml` and `.json` file below it (not
-/// excluded), in path order. A path that does not exist is reported and counted.
-fn expand(p: &Path, excludes: &Excludes, unreadable: &mut usize) -> Vec<PathBuf> {
-    if p.as_os_str() == "-" {
+/// excluded), in path order; a file named on the command line is read whatever `--exclude`
+/// says. A path that does not exist is reported and counted.
+fn expand(p: &Path, excludes: &Excludes, out: &mut Collected) -> Vec<PathBuf> {
+    if p.as_os_str() == "-" || !p.is_dir() {
         return vec![p.to_path_buf()];
     }
-    if !p.is_dir() {
-        return vec![p.to_path_buf()];
-    }
-    let (files, unreadable_dirs) = kstruct::input::manifest_files(p, &|path| excludes.excluded(path));
+    let excluded = std::cell::Cell::new(0);
+    let (files, unreadable_dirs) = kstruct::input::manifest_files(p, &|path| {
+        let skip = excludes.excluded(p, path);
+        excluded.set(excluded.get() + usize::from(skip));
+        skip
+    });
+    out.excluded += excluded.get();
     for (dir, e) in unreadable_dirs {
         eprintln!("kstruct: {}: {e}", dir.display());
-        *unreadable += 1;
+        out.unreadable += 1;
     }
     files
 }
 
 /// The documents of a file, with their byte ranges and start positions in it.
 pub fn documents(file: &File) -> Vec<Doc> {
-    let bytes = &file.bytes;
+    documents_of(&file.bytes, &file.name)
+}
+
+/// The documents of `bytes` (named `name` in messages), with their byte ranges and start
+/// positions in it.
+pub fn documents_of(bytes: &[u8], name: &str) -> Vec<Doc> {
     let base = bytes.as_ptr() as usize;
     let lines = LineIndex::new(bytes);
-    kstruct::input::split_documents(bytes, &file.name)
+    kstruct::input::split_documents(bytes, name)
         .into_iter()
         .map(|d| {
             let (range, broken) = match &d.body {

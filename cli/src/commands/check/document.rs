@@ -6,8 +6,10 @@ use kstruct::{BodyFormat, DecodeOptions, Error, FieldValidation, RegisteredCrd, 
 use serde_json::Value;
 
 use super::catalog::{Added, Catalog, Origin};
-use super::collect::{Collected, Doc, File, documents};
+use super::collect::{Collected, Doc, File, LineIndex, documents};
+use super::non_objects::{self, Action};
 use super::{Field, Outcome, Report, Settings, hints};
+use crate::commands::positions::{self, locate_nearest, object_source_path};
 
 /// The API groups the API server itself serves (no CRD declares their kinds); objects of
 /// these groups are not checked unless a CRD declares their kind.
@@ -109,12 +111,21 @@ pub fn check_all(collected: &Collected, settings: &Settings, tick: &mut dyn FnMu
         if let Some(why) = &p.doc.broken {
             report.outcome = Outcome::Error;
             report.messages.push(why.clone());
+            if let Some(a) = non_objects::template_action(&file.bytes) {
+                let at = offset_position(&file.bytes, a.offset, Position { line: 1, column: 1 });
+                unrendered_template(&mut report, &a, at, settings);
+            }
             reports.push(report);
             continue;
         }
         let Some(value) = p.value else {
-            // Unreadable: the API server's answer to these bytes.
+            // Unreadable: the API server's answer to these bytes, unless they are a template
+            // (which seldom reads as YAML).
             reject_unreadable(&mut report, body, p.doc.format);
+            if let Some(a) = non_objects::template_action(body) {
+                let at = offset_position(body, a.offset, p.doc.start);
+                unrendered_template(&mut report, &a, at, settings);
+            }
             reports.push(report);
             continue;
         };
@@ -230,15 +241,12 @@ fn describe(r: &mut Report, v: &Value) {
 }
 
 fn crd_report(r: &mut Report, added: &Added, map: Option<&SourceMap>, prefix: &str, doc_start: Position) {
+    r.crd = true;
     r.messages = added.messages.clone();
     r.message_at = added
         .fields
         .iter()
-        .map(|f| {
-            let map = map?;
-            let path = format!("{prefix}{}", crd_source_path(f.as_deref()?));
-            locate_nearest(map, &path).map(|p| p.offset_by(doc_start))
-        })
+        .map(|f| positions::crd_finding(map?, prefix, f.as_deref()?, doc_start))
         .collect();
     if let Some(first) = &added.repeats {
         r.messages.push(format!(
@@ -253,80 +261,18 @@ fn crd_report(r: &mut Report, added: &Added, map: Option<&SourceMap>, prefix: &s
     };
 }
 
-/// Where a CRD finding's field is in the document: the lint names fields of the internal
-/// CRD (a schema shared by all versions is `spec.validation.openAPIV3Schema`, properties are
-/// `properties[name]`); the document has `spec.versions[0].schema.openAPIV3Schema` and
-/// `properties.name`.
-fn crd_source_path(field: &str) -> String {
-    let mut out = String::new();
-    let mut rest = field;
-    for (from, to) in [
-        ("spec.validation.", "spec.versions[0].schema."),
-        ("spec.subresources", "spec.versions[0].subresources"),
-        (
-            "spec.additionalPrinterColumns",
-            "spec.versions[0].additionalPrinterColumns",
-        ),
-        ("spec.selectableFields", "spec.versions[0].selectableFields"),
-    ] {
-        if let Some(r) = field.strip_prefix(from) {
-            out.push_str(to);
-            rest = r;
-            break;
-        }
-    }
-    out.push_str(&object_source_path(rest));
-    out.replace(".JSONPath", ".jsonPath")
-}
-
-/// A field path of the API server's errors as the source map spells it: `name[key]` with a
-/// non-numeric key is a map entry, `name.key`; a leading `.` (scale paths) goes.
-fn object_source_path(field: &str) -> String {
-    let rest = field.strip_prefix('.').unwrap_or(field);
-    let mut out = String::new();
-    let mut chars = rest.char_indices().peekable();
-    let mut last = 0;
-    while let Some((i, c)) = chars.next() {
-        if c != '[' {
-            continue;
-        }
-        let Some(end) = rest[i..].find(']').map(|e| i + e) else {
-            break;
-        };
-        let key = &rest[i + 1..end];
-        out.push_str(&rest[last..i]);
-        if key.bytes().all(|b| b.is_ascii_digit()) && !key.is_empty() {
-            out.push_str(&rest[i..=end]);
-        } else {
-            out.push('.');
-            out.push_str(key);
-        }
-        last = end + 1;
-        while chars.peek().is_some_and(|(j, _)| *j <= end) {
-            chars.next();
-        }
-    }
-    out.push_str(&rest[last..]);
-    out
-}
-
-/// The position of `path`, or of its longest prefix that is in the text (a finding may name
-/// a field that is missing).
-fn locate_nearest(map: &SourceMap, path: &str) -> Option<Position> {
-    let mut p = path;
-    loop {
-        if let Some(at) = map.locate(p) {
-            return Some(at);
-        }
-        let cut = p.rfind(['.', '['])?;
-        p = &p[..cut];
-    }
-}
-
 /// The server's answer to a document that does not read: the rejection of an endpoint with no
 /// schema.
 fn reject_unreadable(r: &mut Report, body: &[u8], format: BodyFormat) {
     r.outcome = Outcome::Error;
+    if !refuse_without_schema(r, body, format) {
+        r.messages.push("the document could not be read".into());
+    }
+}
+
+/// Adds to `r` the message (and its position) of an endpoint with no schema refusing `body`;
+/// false when it would accept it.
+fn refuse_without_schema(r: &mut Report, body: &[u8], format: BodyFormat) -> bool {
     let options = DecodeOptions {
         field_validation: FieldValidation::Strict,
         format,
@@ -335,16 +281,54 @@ fn reject_unreadable(r: &mut Report, body: &[u8], format: BodyFormat) {
     };
     match kstruct::Registry::new().decode(body, &options) {
         Err(Error::Rejected(rejection)) => {
-            r.message_at = vec![
+            r.message_at.push(
                 rejection
                     .position
                     .map(|(line, column)| char_position(body, line, column, format).offset_by(r.start)),
-            ];
+            );
             r.messages.push(rejection.message);
+            true
         }
-        Err(e) => r.messages.push(e.to_string()),
-        Ok(_) => r.messages.push("the document could not be read".into()),
+        Err(e) => {
+            r.message_at.push(None);
+            r.messages.push(e.to_string());
+            true
+        }
+        Ok(_) => false,
     }
+}
+
+/// Marks a document that is not a Kubernetes object: skipped, or an error with
+/// `--non-objects error`. `reason` says what it lacks; its messages stay the server's.
+fn not_an_object(r: &mut Report, reason: String, at: Position, settings: &Settings) {
+    r.outcome = if settings.non_objects_are_errors {
+        Outcome::Error
+    } else {
+        Outcome::Skipped
+    };
+    r.reason = Some(reason);
+    r.not_object = Some(at);
+    r.hint = None;
+}
+
+/// Marks a document that is a template still to be rendered, at its action `a`.
+fn unrendered_template(r: &mut Report, a: &Action, at: Position, settings: &Settings) {
+    const SHOWN: usize = 60;
+    let text = match a.text.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{}...", &a.text[..cut]),
+        None => a.text.clone(),
+    };
+    let what = if a.helm {
+        format!("an unrendered Helm template ({text}); check the output of `helm template` instead")
+    } else {
+        format!("an unrendered template ({text}), not a Kubernetes object; check what it renders instead")
+    };
+    not_an_object(r, what, at, settings);
+}
+
+/// The position in the file of byte `offset` of a document that starts at `start`.
+fn offset_position(body: &[u8], offset: usize, start: Position) -> Position {
+    LineIndex::new(body).position(offset).offset_by(start)
 }
 
 /// A JSON error's column counts bytes; people count characters.
@@ -393,12 +377,31 @@ fn check_object(r: &mut Report, value: &Value, target: &Target<'_>, catalog: &Ca
         ));
         return;
     }
-    let (Some(api_version), Some(kind)) = (r.api_version.clone(), r.kind.clone()) else {
-        // No kind or apiVersion: the server's answer to it.
-        reject_unreadable(r, target.body, target.format);
-        if !value.is_object() || value.get("kind").is_none() {
-            r.hint = Some("not a Kubernetes object (no kind); leave such files out with --exclude".into());
+    // Templates and files that are not objects are named in one line, not answered with the
+    // server's message quoting the whole document (which machine outputs still carry). A List
+    // item's body is its JSON, so only whole documents are searched for templates.
+    let action = target
+        .map
+        .is_none()
+        .then(|| non_objects::template_action(target.body))
+        .flatten();
+    if let Some(a) = action.as_ref().filter(|a| a.helm) {
+        unrendered_template(r, a, offset_position(target.body, a.offset, target.start), settings);
+        return;
+    }
+    if let Some(missing) = non_objects::missing_identity(value) {
+        // Without a kind the server refuses the body (machine outputs keep its message); a
+        // body with a kind but no apiVersion, no client would send.
+        refuse_without_schema(r, target.body, target.format);
+        match &action {
+            Some(a) => unrendered_template(r, a, offset_position(target.body, a.offset, target.start), settings),
+            None => not_an_object(r, format!("not a Kubernetes object ({missing})"), r.start, settings),
         }
+        return;
+    }
+    let (Some(api_version), Some(kind)) = (r.api_version.clone(), r.kind.clone()) else {
+        // An apiVersion or kind that is not a string: the server's answer to it.
+        reject_unreadable(r, target.body, target.format);
         return;
     };
     let Ok((group, version)) = parse_group_version(&api_version) else {
@@ -464,6 +467,22 @@ fn check_object(r: &mut Report, value: &Value, target: &Target<'_>, catalog: &Ca
     decode(r, crd, version, value, target, settings);
 }
 
+/// How many errors validation reports for a body the server refused with a strict decoding
+/// error (it answers before validating): the body decoded again under Warn, which prunes the
+/// unknown fields and keeps the last of repeated ones as Strict would once they are fixed.
+fn hidden_errors(crd: &RegisteredCrd, target: &Target<'_>) -> Option<usize> {
+    let warn = DecodeOptions {
+        field_validation: FieldValidation::Warn,
+        format: target.format,
+        validate: true,
+        max_body_size: None,
+    };
+    match crd.decode(target.body, &warn) {
+        Err(Error::Rejected(rejection)) => rejection.invalid.map(|i| i.errors.len()).filter(|&n| n > 0),
+        _ => None,
+    }
+}
+
 fn skipped_by_flag(skip: &[String], group: &str, version: &str, kind: &str) -> bool {
     skip.iter().any(|s| {
         s == kind
@@ -493,6 +512,7 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
         validate: settings.validate,
         max_body_size: None,
     };
+    r.fields_are_warnings = settings.field_validation == FieldValidation::Warn;
     r.cel_unchecked = settings.validate
         && crd
             .version(version)
@@ -547,6 +567,9 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
                 };
                 paths = crd.decode(target.body, &warn).ok();
             }
+            if !rejection.strict_errors.is_empty() && settings.validate {
+                r.hidden = hidden_errors(crd, target);
+            }
         }
         Err(e) => {
             r.outcome = Outcome::Error;
@@ -557,7 +580,10 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
         r.input = Some(value.clone());
     }
     let found = paths.unwrap_or_default();
-    let yaml_duplicates = r.messages.iter().any(|m| m.contains("already set in map"));
+    // A YAML body's repeated keys are the YAML converter's errors, in the server's message
+    // (Strict) or among the Warn decode's warnings (a refusal by validation replaces those).
+    let repeated_key = |m: &str| m.contains("already set in map");
+    let yaml_duplicates = r.messages.iter().any(|m| repeated_key(m)) || found.warnings.iter().any(repeated_key);
     if found.unknown_fields.is_empty()
         && found.duplicate_fields.is_empty()
         && !yaml_duplicates

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{Field, Outcome, Report, Summary};
 
@@ -28,6 +28,10 @@ struct Line<'a> {
     duplicate_fields: Vec<Located<'a>>,
     #[serde(rename = "validationErrors")]
     validation_errors: Vec<Invalid<'a>>,
+    /// How many errors validation would report besides, hidden by the strict decoding error
+    /// in `messages` (the server answers it before validating).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hidden: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stored: Option<&'a Value>,
 }
@@ -64,6 +68,10 @@ fn located(fields: &[Field]) -> Vec<Located<'_>> {
 #[derive(Serialize)]
 struct SummaryLine {
     documents: usize,
+    /// Documents checked as objects (not CRDs, not skipped).
+    objects: usize,
+    /// CRD documents.
+    crds: usize,
     files: usize,
     ok: usize,
     warnings: usize,
@@ -76,6 +84,8 @@ struct SummaryLine {
     /// Documents whose schema has CEL rules, which were not evaluated.
     #[serde(rename = "celUnchecked")]
     cel_unchecked: usize,
+    /// Errors hidden behind strict decoding errors, over all documents.
+    hidden: usize,
 }
 
 #[derive(Serialize)]
@@ -109,6 +119,7 @@ pub fn json_lines(w: &mut dyn Write, reports: &[Report], summary: &Summary, stor
                     column: f.at.map(|p| p.column),
                 })
                 .collect(),
+            hidden: r.hidden,
             stored: if stored { r.stored.as_ref() } else { None },
         };
         serde_json::to_writer(&mut *w, &line)?;
@@ -118,6 +129,8 @@ pub fn json_lines(w: &mut dyn Write, reports: &[Report], summary: &Summary, stor
     let last = SummaryWrapper {
         summary: SummaryLine {
             documents: s.documents,
+            objects: s.objects,
+            crds: s.crds,
             files: s.files,
             ok: s.ok,
             warnings: s.warnings,
@@ -126,6 +139,7 @@ pub fn json_lines(w: &mut dyn Write, reports: &[Report], summary: &Summary, stor
             unreadable: s.unreadable,
             value_validation: s.validated,
             cel_unchecked: s.cel_unchecked,
+            hidden: s.hidden,
         },
     };
     serde_json::to_writer(&mut *w, &last)?;
@@ -141,51 +155,90 @@ pub fn yaml(w: &mut dyn Write, reports: &[Report]) -> io::Result<()> {
     Ok(())
 }
 
-/// Every finding of a report as (line, column, rule, text), for JUnit and SARIF.
-fn findings(r: &Report) -> Vec<(usize, usize, &'static str, String)> {
+/// One finding of a report, for JUnit and SARIF.
+struct Finding {
+    line: usize,
+    column: usize,
+    rule: &'static str,
+    /// `error`, `warning` or `note`.
+    level: &'static str,
+    text: String,
+}
+
+/// Every finding of a report, in the file's order, then a note of the errors the server's
+/// strict decoding error hides.
+fn findings(r: &Report) -> Vec<Finding> {
+    let level = match r.outcome {
+        Outcome::Error => "error",
+        Outcome::Warning => "warning",
+        Outcome::Ok | Outcome::Skipped => "note",
+    };
+    // Under Warn, unknown and duplicate fields are warnings even in a refused document.
+    let field_level = if r.fields_are_warnings { "warning" } else { level };
     let mut out = Vec::new();
+    let mut push = |at: Option<kstruct::source::Position>, rule, level, text| {
+        let at = at.unwrap_or(r.start);
+        out.push(Finding {
+            line: at.line,
+            column: at.column,
+            rule,
+            level,
+            text,
+        });
+    };
     for f in &r.unknown_fields {
-        let at = f.at.unwrap_or(r.start);
-        out.push((
-            at.line,
-            at.column,
+        push(
+            f.at,
             "unknown-field",
+            field_level,
             format!("unknown field {:?}", f.path),
-        ));
+        );
     }
     for f in &r.duplicate_fields {
-        let at = f.at.unwrap_or(r.start);
         let first = f
             .first
             .map(|p| format!(" (first written at line {})", p.line))
             .unwrap_or_default();
-        out.push((
-            at.line,
-            at.column,
+        push(
+            f.at,
             "duplicate-field",
+            field_level,
             format!("duplicate field {:?}{first}", f.path),
-        ));
+        );
     }
     for f in &r.validation_errors {
-        let at = f.at.unwrap_or(r.start);
-        out.push((
-            at.line,
-            at.column,
-            "invalid-value",
-            f.message.clone().unwrap_or_default(),
-        ));
+        push(f.at, "invalid-value", "error", f.message.clone().unwrap_or_default());
     }
-    out.sort_by_key(|(line, column, _, _)| (*line, *column));
+    out.sort_by_key(|f| (f.line, f.column));
     if out.is_empty() {
         let rule = rule_of(r);
         for (i, m) in r.messages.iter().enumerate() {
-            let at = r.message_position(i);
-            let text = match &r.hint {
+            let at = r.not_object.unwrap_or_else(|| r.message_position(i));
+            let text = match r.hint.as_ref().or(r.not_object.and(r.reason.as_ref())) {
                 Some(h) => format!("{m} ({h})"),
                 None => m.clone(),
             };
-            out.push((at.line, at.column, rule, text));
+            out.push(Finding {
+                line: at.line,
+                column: at.column,
+                rule,
+                level,
+                text,
+            });
         }
+    }
+    if let Some(n) = r.hidden {
+        let errors = if n == 1 { "error" } else { "errors" };
+        out.push(Finding {
+            line: r.start.line,
+            column: r.start.column,
+            rule: "hidden-errors",
+            level: "note",
+            text: format!(
+                "validation would report {n} more {errors} once the unknown and duplicate fields are fixed; \
+                 --field-validation Warn shows them"
+            ),
+        });
     }
     out
 }
@@ -198,6 +251,8 @@ fn rule_of(r: &Report) -> &'static str {
         } else {
             "invalid-crd"
         }
+    } else if r.not_object.is_some() {
+        "not-an-object"
     } else if first.starts_with("no CRD for kind") {
         "no-crd"
     } else if first.starts_with("no matches for kind") {
@@ -254,7 +309,7 @@ pub fn junit(w: &mut dyn Write, reports: &[Report], summary: &Summary) -> io::Re
             write!(w, r#"    <testcase classname="{}" name="{}""#, xml(file), xml(&name))?;
             let lines: Vec<String> = findings(r)
                 .into_iter()
-                .map(|(l, c, _, t)| format!("{file}:{l}:{c}: {t}"))
+                .map(|f| format!("{file}:{}:{}: {}", f.line, f.column, f.text))
                 .collect();
             match r.outcome {
                 Outcome::Ok => writeln!(w, "/>")?,
@@ -304,46 +359,33 @@ const RULES: &[(&str, &str)] = &[
     ),
     ("invalid-crd", "The API server would refuse the CRD."),
     ("duplicate-crd", "A second CRD for a group and kind already declared."),
+    (
+        "not-an-object",
+        "A document that is not a Kubernetes object (no apiVersion or kind, or an unrendered template).",
+    ),
+    (
+        "hidden-errors",
+        "Errors validation would report, hidden by the strict decoding error the API server answers first.",
+    ),
 ];
 
 /// `--output sarif`: SARIF 2.1.0, one result per finding, for code review annotations.
 pub fn sarif(w: &mut dyn Write, reports: &[Report]) -> io::Result<()> {
     let mut results = Vec::new();
     for r in reports {
-        let level = match r.outcome {
-            Outcome::Error => "error",
-            Outcome::Warning => "warning",
-            _ => continue,
-        };
-        for (line, column, rule, text) in findings(r) {
-            results.push(json!({
-                "ruleId": rule,
-                "level": level,
-                "message": {"text": text},
-                "locations": [{"physicalLocation": {
-                    "artifactLocation": {"uri": r.file.replace('\\', "/")},
-                    "region": {"startLine": line, "startColumn": column}
-                }}]
-            }));
+        if !matches!(r.outcome, Outcome::Error | Outcome::Warning) {
+            continue;
+        }
+        for f in findings(r) {
+            results.push(crate::commands::sarif::Finding {
+                rule: f.rule,
+                level: f.level,
+                text: f.text,
+                file: r.file.clone(),
+                line: f.line,
+                column: f.column,
+            });
         }
     }
-    let rules: Vec<Value> = RULES
-        .iter()
-        .map(|(id, text)| json!({"id": id, "shortDescription": {"text": text}}))
-        .collect();
-    let doc = json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "kstruct",
-                "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": "https://github.com/kstruct/kstruct",
-                "rules": rules
-            }},
-            "results": results
-        }]
-    });
-    serde_json::to_writer_pretty(&mut *w, &doc)?;
-    writeln!(w)
+    crate::commands::sarif::write(w, RULES, &results)
 }

@@ -7,10 +7,11 @@
 //! checks every document, giving one [`Report`] each, which [`text`] or [`machine`] prints.
 
 mod catalog;
-mod collect;
+pub(crate) mod collect;
 mod document;
 mod hints;
 mod machine;
+mod non_objects;
 mod text;
 
 use std::io::Write;
@@ -20,7 +21,7 @@ use kstruct::source::Position;
 use serde_json::Value;
 
 use super::Outcome as ExitOutcome;
-use crate::{CheckArgs, ColorArg, OutputArg, ShowArg};
+use crate::{CheckArgs, ColorArg, NonObjectsArg, OutputArg, ShowArg};
 
 /// What became of a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,8 +75,12 @@ pub struct Report {
     pub namespace: Option<String>,
     pub name: Option<String>,
     pub outcome: Outcome,
-    /// Why a document was skipped.
+    /// Why a document was skipped, or what a document that is not a Kubernetes object lacks.
     pub reason: Option<String>,
+    /// The document is not a Kubernetes object (see `reason`): where to say so.
+    pub not_object: Option<Position>,
+    /// The document is a CRD (linted, not sent as an object).
+    pub crd: bool,
     /// The API server's messages, exactly (for CRDs, the lint's; for objects no CRD serves,
     /// kstruct's own).
     pub messages: Vec<String>,
@@ -88,6 +93,12 @@ pub struct Report {
     pub duplicate_fields: Vec<Field>,
     /// Each error of a create refused by validation, at its field.
     pub validation_errors: Vec<Field>,
+    /// Unknown and duplicate fields are warnings (fieldValidation Warn), even when validation
+    /// refused the document.
+    pub fields_are_warnings: bool,
+    /// How many errors validation would report that the server's strict decoding error hides
+    /// (it answers before validating); `None` when it hides none.
+    pub hidden: Option<usize>,
     /// The schema has CEL rules, which were not evaluated (a divergence to tell).
     pub cel_unchecked: bool,
     /// What the server would store (accepted objects only).
@@ -108,12 +119,16 @@ impl Report {
             name: None,
             outcome: Outcome::Ok,
             reason: None,
+            not_object: None,
+            crd: false,
             messages: Vec::new(),
             message_at: Vec::new(),
             hint: None,
             unknown_fields: Vec::new(),
             duplicate_fields: Vec::new(),
             validation_errors: Vec::new(),
+            fields_are_warnings: false,
+            hidden: None,
             cel_unchecked: false,
             stored: None,
             input: None,
@@ -139,6 +154,11 @@ impl Report {
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Summary {
     pub documents: usize,
+    /// CRD documents (used or not).
+    pub crds: usize,
+    /// Other documents checked as requests (not skipped, and Kubernetes objects: a document
+    /// that does not read counts, one without apiVersion or kind does not).
+    pub objects: usize,
     pub files: usize,
     pub ok: usize,
     pub warnings: usize,
@@ -149,11 +169,20 @@ pub struct Summary {
     pub cel_unchecked: usize,
     /// Values were validated (no `--skip-validation`).
     pub validated: bool,
+    /// Errors hidden behind strict decoding errors, over all documents.
+    pub hidden: usize,
 }
 
 impl Summary {
     fn count(&mut self, r: &Report) {
         self.documents += 1;
+        // What is not a Kubernetes object is no object checked, even as an error.
+        if r.crd {
+            self.crds += 1;
+        } else if r.outcome != Outcome::Skipped && r.not_object.is_none() {
+            self.objects += 1;
+        }
+        self.hidden += r.hidden.unwrap_or(0);
         if r.cel_unchecked {
             self.cel_unchecked += 1;
         }
@@ -177,6 +206,8 @@ pub struct Settings {
     pub max_body: usize,
     /// Keep the stored object and the input in reports.
     pub keep_objects: bool,
+    /// Documents that are not Kubernetes objects are errors, not skipped.
+    pub non_objects_are_errors: bool,
 }
 
 /// Runs `kstruct check`.
@@ -194,6 +225,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitOutcome, String> {
         validate: !args.skip_validation,
         max_body: args.max_body_size,
         keep_objects: args.show.is_some() || args.output == OutputArg::Yaml,
+        non_objects_are_errors: args.non_objects == NonObjectsArg::Error,
     };
     let collected = collect::collect(&args.crds, &args.paths, &excludes);
     let mut progress = Progress::new(collected.files.len());
@@ -248,11 +280,43 @@ pub fn run(args: &CheckArgs) -> Result<ExitOutcome, String> {
     if summary.unreadable > 0 {
         return Err(format!("{} input(s) could not be read", summary.unreadable));
     }
+    if summary.objects == 0 && !args.allow_no_objects {
+        return Err(nothing_checked(&collected, &summary));
+    }
     Ok(if summary.errors > 0 {
         ExitOutcome::Findings
     } else {
         ExitOutcome::Clean
     })
+}
+
+/// Why a run that checked no object fails: what the inputs held instead.
+fn nothing_checked(collected: &collect::Collected, s: &Summary) -> String {
+    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let held = if s.files == 0 {
+        let excluded = match collected.excluded {
+            0 => String::new(),
+            n => format!(" ({} left out by --exclude)", plural(n, "path", "paths")),
+        };
+        format!("the inputs hold no .yaml, .yml or .json file{excluded}")
+    } else if s.documents == 0 && collected.stdin_by_default {
+        "standard input, read because no path was given, was empty".to_string()
+    } else if s.documents == 0 {
+        "the inputs hold no document".to_string()
+    } else {
+        let mut parts = Vec::new();
+        if s.crds > 0 {
+            parts.push(plural(s.crds, "CRD", "CRDs"));
+        }
+        if s.skipped > 0 {
+            parts.push(format!(
+                "{} (-v lists them)",
+                plural(s.skipped, "skipped document", "skipped documents")
+            ));
+        }
+        format!("the inputs hold {}, but no object", parts.join(" and "))
+    };
+    format!("no object was checked: {held}; --allow-no-objects lets a run without objects pass")
 }
 
 /// A progress line on standard error, for long runs on a terminal.

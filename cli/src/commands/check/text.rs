@@ -43,6 +43,14 @@ fn say(w: &mut dyn Write, file: &str, at: Position, level: Style, label: &str, t
 }
 
 fn report(w: &mut dyn Write, r: &Report, verbose: bool) -> io::Result<()> {
+    if let Some(at) = r.not_object {
+        // One line, whatever the server's message (which quotes the whole document) says.
+        let what = r.reason.as_deref().unwrap_or("not a Kubernetes object");
+        return match r.outcome {
+            Outcome::Error => say(w, &r.file, at, ERROR, "error", what),
+            _ => say(w, &r.file, at, NOTE, "note", &format!("skipped: {what}")),
+        };
+    }
     let (level, label) = match r.outcome {
         Outcome::Error => (ERROR, "error"),
         Outcome::Warning => (WARNING, "warning"),
@@ -83,38 +91,104 @@ fn report(w: &mut dyn Write, r: &Report, verbose: bool) -> io::Result<()> {
         if let Some(h) = r.hint.as_ref().filter(|h| !h.starts_with("did you mean")) {
             say(w, &r.file, r.start, NOTE, "note", h)?;
         }
-        return Ok(());
+        return hidden_note(w, r);
     }
     // Field by field, in the file's order (what has no place in the text last, in the
     // server's order); the server's message says the same in one line.
-    let mut fields: Vec<(Option<Position>, String, Option<Position>)> = Vec::new();
+    // Under Warn unknown and duplicate fields are warnings even when validation refused the
+    // document.
+    let severity = Severity { level, label };
+    let field_severity = if r.fields_are_warnings {
+        Severity {
+            level: WARNING,
+            label: "warning",
+        }
+    } else {
+        severity
+    };
+    let mut fields: Vec<FieldLine> = Vec::new();
     for f in &r.unknown_fields {
         let text = match &f.suggestion {
             Some(s) => format!("unknown field {:?} (did you mean {s:?}?)", f.path),
             None => format!("unknown field {:?}", f.path),
         };
-        fields.push((f.at, text, None));
+        fields.push(FieldLine::new(f.at, text, None, field_severity));
     }
     for f in &r.duplicate_fields {
-        fields.push((f.at, format!("duplicate field {:?}", f.path), f.first));
+        let text = format!("duplicate field {:?}", f.path);
+        fields.push(FieldLine::new(f.at, text, f.first, field_severity));
     }
     for f in &r.validation_errors {
         let text = f.message.clone().unwrap_or_else(|| f.path.clone());
-        fields.push((f.at, shorten(&text), None));
+        fields.push(FieldLine::new(f.at, shorten(&text), None, severity));
     }
-    fields.sort_by_key(|(at, _, _)| at.map_or((usize::MAX, 0), |p| (p.line, p.column)));
-    for (at, text, first) in fields {
-        say(w, &r.file, at.unwrap_or(r.start), level, label, &text)?;
-        if let Some(first) = first {
+    fields.sort_by_key(|f| f.at.map_or((usize::MAX, 0), |p| (p.line, p.column)));
+    for f in fields {
+        let Severity { level, label } = f.severity;
+        say(w, &r.file, f.at.unwrap_or(r.start), level, label, &f.text)?;
+        if let Some(first) = f.first {
             say(w, &r.file, first, NOTE, "note", "first written here")?;
         }
     }
+    hidden_note(w, r)?;
     if verbose {
         for m in &r.messages {
             writeln!(w, "{DIM}  the API server would answer: {m}{DIM:#}")?;
         }
     }
     Ok(())
+}
+
+/// How a diagnostic is labelled: `error` in red, `warning` in yellow.
+#[derive(Clone, Copy)]
+struct Severity {
+    level: Style,
+    label: &'static str,
+}
+
+/// One diagnostic of a document's field-by-field findings.
+struct FieldLine {
+    /// Where the field is written (`None`: not found in the text).
+    at: Option<Position>,
+    text: String,
+    /// For a repeated key: where it was first written.
+    first: Option<Position>,
+    severity: Severity,
+}
+
+impl FieldLine {
+    fn new(at: Option<Position>, text: String, first: Option<Position>, severity: Severity) -> FieldLine {
+        FieldLine {
+            at,
+            text,
+            first,
+            severity,
+        }
+    }
+}
+
+/// What the server's strict decoding error hides: the errors validation would report once the
+/// unknown and duplicate fields are fixed.
+fn hidden_note(w: &mut dyn Write, r: &Report) -> io::Result<()> {
+    let Some(n) = r.hidden else {
+        return Ok(());
+    };
+    let errors = if n == 1 {
+        "1 more error"
+    } else {
+        &format!("{n} more errors")
+    };
+    say(
+        w,
+        &r.file,
+        r.start,
+        NOTE,
+        "note",
+        &format!(
+            "validation would report {errors} once the unknown and duplicate fields are fixed; \
+             --field-validation Warn shows them"
+        ),
+    )
 }
 
 /// Messages that quote a whole body (`Object 'Kind' is missing in '...'`) are cut for people
@@ -190,8 +264,9 @@ fn summary_line(w: &mut dyn Write, s: &Summary) -> io::Result<()> {
     let style = if s.errors > 0 { ERROR } else { BOLD };
     writeln!(
         w,
-        "{style}checked {} in {}:{style:#} {}",
-        plural(s.documents, "document", "documents"),
+        "{style}checked {} against {} in {}:{style:#} {}",
+        plural(s.objects, "object", "objects"),
+        plural(s.crds, "CRD", "CRDs"),
         plural(s.files, "file", "files"),
         parts.join(", ")
     )?;
