@@ -241,8 +241,8 @@ struct CompileArgs {
     /// with the kstruct command's flags, over the compiled schemas.
     #[arg(long = "crate", value_name = "DIR")]
     crate_dir: Option<PathBuf>,
-    /// The kstruct source checkout the crate depends on (by path); the published crates
-    /// otherwise.
+    /// The kstruct source checkout the crate depends on (by path); the kstruct repository
+    /// (git, this version) otherwise.
     #[arg(long, value_name = "PATH", requires = "crate_dir")]
     kstruct_path: Option<PathBuf>,
 }

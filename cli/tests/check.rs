@@ -117,7 +117,7 @@ w.json:1:78: error: duplicate field \"metadata.name\"
 w.json:1:65: note: first written here
 w.json:2:11: error: unknown field \"spec.é\"
 w.json:2:19: error: unknown field \"spec.colour\"
-checked 3 objects against 1 CRD in 3 files: 2 ok, 2 with errors, 0 skipped
+checked 3 objects against 1 CRD in 3 files: 1 ok, 2 with errors, 0 skipped
 "
     );
 }
@@ -197,7 +197,7 @@ metadata: {name: e}
 <stdin>:13:1: note: widgets.example.com serves v1
 <stdin>:17:1: not checked: Deployment/d (built-in kind)
 <stdin>:21:1: not checked: ConfigMap/e (built-in kind)
-checked 4 objects against 1 CRD in 2 files: 1 ok, 4 with errors, 2 skipped
+checked 4 objects against 1 CRD in 2 files: 0 ok, 4 with errors, 2 skipped
 "
     );
     // Opting out.
@@ -235,7 +235,7 @@ checked 4 objects against 1 CRD in 2 files: 1 ok, 4 with errors, 2 skipped
     // Every object skipped: nothing was checked.
     assert_eq!(code(&o), 2, "{}", out(&o));
     assert!(
-        out(&o).ends_with("checked 0 objects against 1 CRD in 2 files: 1 ok, 0 with errors, 6 skipped\n"),
+        out(&o).ends_with("checked 0 objects against 1 CRD in 2 files: 0 ok, 0 with errors, 6 skipped\n"),
         "{}",
         out(&o)
     );
@@ -270,7 +270,7 @@ fn crds_come_from_the_stream_too_and_repeats_are_errors() {
     );
     assert_eq!(code(&o), 0, "{}", out(&o));
     assert!(
-        out(&o).starts_with("checked 0 objects against 1 CRD in 1 file: 1 ok"),
+        out(&o).starts_with("checked 0 objects against 1 CRD in 1 file: 0 ok"),
         "{}",
         out(&o)
     );
@@ -336,7 +336,7 @@ fn unreadable_inputs_exit_2_after_checking_the_rest() {
         err(&o)
     );
     assert!(
-        out(&o).contains("checked 2 objects against 1 CRD in 2 files: 2 ok, 1 with errors, 0 skipped"),
+        out(&o).contains("checked 2 objects against 1 CRD in 2 files: 1 ok, 1 with errors, 0 skipped"),
         "{}",
         out(&o)
     );
@@ -397,7 +397,7 @@ fn warn_mode_reports_warnings_and_passes() {
         "{}",
         out(&o)
     );
-    assert!(out(&o).contains("2 ok, 1 with warnings, 0 with errors"), "{}", out(&o));
+    assert!(out(&o).contains("1 ok, 1 with warnings, 0 with errors"), "{}", out(&o));
 }
 
 #[test]
@@ -535,7 +535,7 @@ docker-compose.yml:1:1: note: skipped: not a Kubernetes object (no apiVersion an
 list.json:1:1: note: skipped: not a Kubernetes object (a list, not a mapping)
 nokind.yaml:1:1: note: skipped: not a Kubernetes object (no kind)
 noversion.yaml:1:1: note: skipped: not a Kubernetes object (no apiVersion)
-checked 1 object against 1 CRD in 11 files: 2 ok, 0 with errors, 9 skipped
+checked 1 object against 1 CRD in 11 files: 1 ok, 0 with errors, 9 skipped
 "
     );
     // Machines keep the server's answer, whole, and read why in `reason`.
@@ -574,7 +574,7 @@ checked 1 object against 1 CRD in 11 files: 2 ok, 0 with errors, 9 skipped
         "{text}"
     );
     assert!(
-        text.ends_with("checked 1 object against 1 CRD in 11 files: 2 ok, 8 with errors, 1 skipped\n"),
+        text.ends_with("checked 1 object against 1 CRD in 11 files: 1 ok, 0 with errors, 1 skipped; 8 documents not Kubernetes objects\n"),
         "{text}"
     );
     let o = check_in(
@@ -656,7 +656,7 @@ status: {ready: true}
             "gadgets.yaml:5:1: error: spec.size: Required value",
             "gadgets.yaml:6:3: error: spec.mode: Unsupported value: \"quick\": supported values: \"fast\", \"safe\"",
             "gadgets.yaml:1:1: error: <nil>: Invalid value: \"null\": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
-            "checked 2 objects against 1 CRD in 2 files: 2 ok, 1 with errors, 0 skipped",
+            "checked 2 objects against 1 CRD in 2 files: 1 ok, 1 with errors, 0 skipped",
             "note: CEL rules (x-kubernetes-validations) were not evaluated for 2 documents",
         ]
     );
@@ -749,7 +749,7 @@ fn exclude_globs_never_match_the_inputs_themselves() {
     // A file named on the command line is read whatever the globs say.
     let o = check_in(&d, &["--crds", "crds.yaml", "--exclude", "*.yaml", "widgets.yaml"], "");
     assert!(
-        out(&o).ends_with("checked 2 objects against 1 CRD in 2 files: 2 ok, 1 with errors, 0 skipped\n"),
+        out(&o).ends_with("checked 2 objects against 1 CRD in 2 files: 1 ok, 1 with errors, 0 skipped\n"),
         "{}",
         out(&o)
     );
@@ -771,7 +771,7 @@ fn a_run_that_checked_no_object_fails_and_says_why() {
     let cases: &[(&[&str], &str, &str)] = &[
         (
             &["--crds", "crds/widgets.yaml", "--exclude", "*.yaml", "."],
-            "checked 0 objects against 1 CRD in 1 file: 1 ok, 0 with errors, 0 skipped\n",
+            "checked 0 objects against 1 CRD in 1 file: 0 ok, 0 with errors, 0 skipped\n",
             "kstruct: no object was checked: the inputs hold 1 CRD, but no object; --allow-no-objects lets a run without objects pass\n",
         ),
         (
@@ -787,7 +787,7 @@ fn a_run_that_checked_no_object_fails_and_says_why() {
         // An empty `$FILES`: standard input, empty.
         (
             &["--crds", "crds/widgets.yaml"],
-            "checked 0 objects against 1 CRD in 2 files: 1 ok, 0 with errors, 0 skipped\n",
+            "checked 0 objects against 1 CRD in 2 files: 0 ok, 0 with errors, 0 skipped\n",
             "kstruct: no object was checked: the inputs hold 1 CRD, but no object; --allow-no-objects lets a run without objects pass\n",
         ),
         (
@@ -797,7 +797,7 @@ fn a_run_that_checked_no_object_fails_and_says_why() {
         ),
         (
             &["--crds", "crds", "deploy"],
-            "checked 0 objects against 1 CRD in 2 files: 1 ok, 0 with errors, 1 skipped\n",
+            "checked 0 objects against 1 CRD in 2 files: 0 ok, 0 with errors, 1 skipped\n",
             "kstruct: no object was checked: the inputs hold 1 CRD and 1 skipped document (-v lists them), but no object; --allow-no-objects lets a run without objects pass\n",
         ),
     ];
@@ -876,7 +876,7 @@ g.yaml:8:3: error: duplicate field \"spec.mode\"
 g.yaml:7:3: note: first written here
 g.yaml:1:1: note: validation would report 5 more errors once the unknown and duplicate fields are fixed; --field-validation Warn shows them
 g.yaml:15:17: error: unknown field \"spec.colour\" (did you mean \"spec.color\"?)
-checked 2 objects against 1 CRD in 2 files: 1 ok, 2 with errors, 0 skipped
+checked 2 objects against 1 CRD in 2 files: 0 ok, 2 with errors, 0 skipped
 "
     );
     // The server's message stays as it is; the count is a field of its own.
@@ -929,7 +929,7 @@ fn under_warn_fields_are_warnings_beside_the_errors() {
             "g.yaml:9:3: error: spec.color: Invalid value: \"RED\": spec.color in body should match '^[a-z]+$'",
             "g.yaml:10:3: error: spec.count: Invalid value: 9: spec.count in body should be less than or equal to 5",
             "g.yaml:15:17: warning: unknown field \"spec.colour\" (did you mean \"spec.color\"?)",
-            "checked 2 objects against 1 CRD in 2 files: 1 ok, 1 with warnings, 1 with errors, 0 skipped",
+            "checked 2 objects against 1 CRD in 2 files: 0 ok, 1 with warnings, 1 with errors, 0 skipped",
         ]
     );
     let o = check_in(

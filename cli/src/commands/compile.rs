@@ -77,9 +77,14 @@ fn write_crate(dir: &Path, code: &str, kstruct_path: Option<&Path>) -> Result<()
             let cli = toml_string(&p.join("cli").display().to_string());
             format!("kstruct = {{ path = {runtime} }}\nkstruct-cli = {{ path = {cli}, default-features = false }}\n")
         }
-        None => format!(
-            "kstruct = \"={version}\"\nkstruct-cli = {{ version = \"={version}\", default-features = false }}\n"
-        ),
+        // The crates are not on crates.io: the repository, at this version.
+        None => {
+            let git = toml_string(env!("CARGO_PKG_REPOSITORY"));
+            format!(
+                "kstruct = {{ git = {git}, version = \"={version}\" }}\n\
+                 kstruct-cli = {{ git = {git}, version = \"={version}\", default-features = false }}\n"
+            )
+        }
     };
     let manifest = format!(
         "# Written by `kstruct compile --crate`: a command line over compiled CRD schemas.\n\
@@ -87,8 +92,8 @@ fn write_crate(dir: &Path, code: &str, kstruct_path: Option<&Path>) -> Result<()
          [dependencies]\n{deps}\n\
          # Not part of any enclosing workspace.\n[workspace]\n"
     );
-    let main = "//! Written by `kstruct compile --crate`: `prune`, `nulls`, `default` and `decode`, as the\n\
-                //! `kstruct` command line has them, over the schemas compiled into `compiled.rs`.\n\n\
+    let main = "//! Written by `kstruct compile --crate`: `prune`, `nulls`, `default`, `decode` and `patch`, as\n\
+                //! the `kstruct` command line has them, over the schemas compiled into `compiled.rs`.\n\n\
                 mod compiled {\n    include!(\"compiled.rs\");\n}\n\n\
                 fn main() -> std::process::ExitCode {\n    kstruct_cli::runner::main(&compiled::REGISTRY)\n}\n";
     write(&dir.join("Cargo.toml"), &manifest)?;

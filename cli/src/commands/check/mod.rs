@@ -171,6 +171,14 @@ pub struct Summary {
     pub validated: bool,
     /// Errors hidden behind strict decoding errors, over all documents.
     pub hidden: usize,
+    /// Objects by outcome (the documents' totals above count CRDs and non-objects too).
+    pub objects_ok: usize,
+    pub objects_with_warnings: usize,
+    pub objects_with_errors: usize,
+    /// CRDs with errors (the server would refuse them, or another CRD declares their kind).
+    pub crds_with_errors: usize,
+    /// Documents neither objects nor CRDs that are errors (`--non-objects error`).
+    pub others_with_errors: usize,
 }
 
 impl Summary {
@@ -191,6 +199,15 @@ impl Summary {
             Outcome::Warning => self.warnings += 1,
             Outcome::Error => self.errors += 1,
             Outcome::Skipped => self.skipped += 1,
+        }
+        let object = !r.crd && r.outcome != Outcome::Skipped && r.not_object.is_none();
+        match (r.outcome, r.crd, object) {
+            (Outcome::Ok, _, true) => self.objects_ok += 1,
+            (Outcome::Warning, _, true) => self.objects_with_warnings += 1,
+            (Outcome::Error, _, true) => self.objects_with_errors += 1,
+            (Outcome::Error, true, _) => self.crds_with_errors += 1,
+            (Outcome::Error, false, false) => self.others_with_errors += 1,
+            _ => {}
         }
     }
 }

@@ -255,20 +255,31 @@ fn summary_line(w: &mut dyn Write, s: &Summary) -> io::Result<()> {
             format!("{n} {many}")
         }
     };
-    let mut parts = vec![format!("{} ok", s.ok)];
-    if s.warnings > 0 {
-        parts.push(format!("{} with warnings", s.warnings));
+    // The objects' outcomes first; CRDs and other documents with errors after them, so that
+    // "3 objects: 3 ok" never counts a refused CRD as an object.
+    let mut parts = vec![format!("{} ok", s.objects_ok)];
+    if s.objects_with_warnings > 0 {
+        parts.push(format!("{} with warnings", s.objects_with_warnings));
     }
-    parts.push(format!("{} with errors", s.errors));
+    parts.push(format!("{} with errors", s.objects_with_errors));
     parts.push(format!("{} skipped", s.skipped));
+    let mut line = parts.join(", ");
+    if s.crds_with_errors > 0 {
+        line.push_str(&format!("; {} with errors", plural(s.crds_with_errors, "CRD", "CRDs")));
+    }
+    if s.others_with_errors > 0 {
+        line.push_str(&format!(
+            "; {} not Kubernetes objects",
+            plural(s.others_with_errors, "document", "documents")
+        ));
+    }
     let style = if s.errors > 0 { ERROR } else { BOLD };
     writeln!(
         w,
-        "{style}checked {} against {} in {}:{style:#} {}",
+        "{style}checked {} against {} in {}:{style:#} {line}",
         plural(s.objects, "object", "objects"),
         plural(s.crds, "CRD", "CRDs"),
         plural(s.files, "file", "files"),
-        parts.join(", ")
     )?;
     if !s.validated && s.documents > s.skipped {
         writeln!(w, "{DIM}note: values were not validated (--skip-validation){DIM:#}")?;
