@@ -494,6 +494,7 @@ const NOT_OBJECTS: &[(&str, &str)] = &[
         "version: \"3\"\nservices:\n  web:\n    image: nginx\n",
     ),
     ("nokind.yaml", "apiVersion: example.com/v1\nmetadata: {name: a}\n"),
+    // An object with a mistake, not another tool's file: an error.
     ("noversion.yaml", "kind: Widget\nmetadata: {name: a}\n"),
     ("list.json", "[{\"op\": \"add\", \"path\": \"/spec\", \"value\": {}}]\n"),
     // A Helm template: does not read as YAML; the template's first action is on line 5.
@@ -524,7 +525,7 @@ fn files_that_are_not_objects_are_skipped_in_one_line() {
     ));
     let d = dir(&files);
     let o = check_in(&d, &["--crds", "crds.yaml", "."], "");
-    assert_eq!(code(&o), 0, "{}{}", out(&o), err(&o));
+    assert_eq!(code(&o), 1, "{}{}", out(&o), err(&o));
     assert_eq!(
         out(&o),
         ".github/workflows/ci.yml:1:1: note: skipped: not a Kubernetes object (no apiVersion and no kind)
@@ -534,8 +535,8 @@ chart/values.yaml:1:1: note: skipped: not a Kubernetes object (no apiVersion and
 docker-compose.yml:1:1: note: skipped: not a Kubernetes object (no apiVersion and no kind)
 list.json:1:1: note: skipped: not a Kubernetes object (a list, not a mapping)
 nokind.yaml:1:1: note: skipped: not a Kubernetes object (no kind)
-noversion.yaml:1:1: note: skipped: not a Kubernetes object (no apiVersion)
-checked 1 object against 1 CRD in 11 files: 1 ok, 0 with errors, 9 skipped
+noversion.yaml:1:1: error: no apiVersion: kubectl refuses to send an object without one (apiVersion not set)
+checked 2 objects against 1 CRD in 11 files: 1 ok, 1 with errors, 8 skipped
 "
     );
     // Machines keep the server's answer, whole, and read why in `reason`.
@@ -558,6 +559,7 @@ checked 1 object against 1 CRD in 11 files: 1 ok, 0 with errors, 9 skipped
         "{template}"
     );
     assert_eq!(by_file("noversion.yaml")["messages"], serde_json::json!([]));
+    assert_eq!(by_file("noversion.yaml")["outcome"], "error");
     assert_eq!(by_file("kustomization.yaml")["reason"], "not sent to the API server");
     assert_eq!(by_file("argo.yaml")["outcome"], "ok");
 
@@ -574,7 +576,7 @@ checked 1 object against 1 CRD in 11 files: 1 ok, 0 with errors, 9 skipped
         "{text}"
     );
     assert!(
-        text.ends_with("checked 1 object against 1 CRD in 11 files: 1 ok, 0 with errors, 1 skipped; 8 documents not Kubernetes objects\n"),
+        text.ends_with("checked 2 objects against 1 CRD in 11 files: 1 ok, 1 with errors, 1 skipped; 7 documents not Kubernetes objects\n"),
         "{text}"
     );
     let o = check_in(

@@ -395,6 +395,16 @@ fn check_object(r: &mut Report, value: &Value, target: &Target<'_>, catalog: &Ca
         refuse_without_schema(r, target.body, target.format);
         match &action {
             Some(a) => unrendered_template(r, a, offset_position(target.body, a.offset, target.start), settings),
+            // A kind without an apiVersion is an object with a mistake, not some other file.
+            None if r.is_object_without_version() => {
+                not_an_object(
+                    r,
+                    "no apiVersion: kubectl refuses to send an object without one (apiVersion not set)".into(),
+                    r.start,
+                    settings,
+                );
+                r.outcome = Outcome::Error;
+            }
             None => not_an_object(r, format!("not a Kubernetes object ({missing})"), r.start, settings),
         }
         return;

@@ -165,6 +165,18 @@ struct Finding {
     text: String,
 }
 
+impl Finding {
+    fn at(at: kstruct::source::Position, rule: &'static str, level: &'static str, text: String) -> Finding {
+        Finding {
+            line: at.line,
+            column: at.column,
+            rule,
+            level,
+            text,
+        }
+    }
+}
+
 /// Every finding of a report, in the file's order, then a note of the errors the server's
 /// strict decoding error hides.
 fn findings(r: &Report) -> Vec<Finding> {
@@ -177,14 +189,7 @@ fn findings(r: &Report) -> Vec<Finding> {
     let field_level = if r.fields_are_warnings { "warning" } else { level };
     let mut out = Vec::new();
     let mut push = |at: Option<kstruct::source::Position>, rule, level, text| {
-        let at = at.unwrap_or(r.start);
-        out.push(Finding {
-            line: at.line,
-            column: at.column,
-            rule,
-            level,
-            text,
-        });
+        out.push(Finding::at(at.unwrap_or(r.start), rule, level, text));
     };
     for f in &r.unknown_fields {
         push(
@@ -218,27 +223,11 @@ fn findings(r: &Report) -> Vec<Finding> {
                 Some(h) => format!("{m} ({h})"),
                 None => m.clone(),
             };
-            out.push(Finding {
-                line: at.line,
-                column: at.column,
-                rule,
-                level,
-                text,
-            });
+            out.push(Finding::at(at, rule, level, text));
         }
     }
-    if let Some(n) = r.hidden {
-        let errors = if n == 1 { "error" } else { "errors" };
-        out.push(Finding {
-            line: r.start.line,
-            column: r.start.column,
-            rule: "hidden-errors",
-            level: "note",
-            text: format!(
-                "validation would report {n} more {errors} once the unknown and duplicate fields are fixed; \
-                 --field-validation Warn shows them"
-            ),
-        });
+    if let Some(text) = r.hidden_note() {
+        out.push(Finding::at(r.start, "hidden-errors", "note", text));
     }
     out
 }

@@ -148,6 +148,29 @@ impl Report {
             _ => format!("document {}", self.document),
         }
     }
+
+    /// A kind without an apiVersion: an object with a mistake (an error whatever
+    /// `--non-objects` says), not a file of another tool.
+    pub fn is_object_without_version(&self) -> bool {
+        self.kind.as_deref().is_some_and(|k| !k.is_empty())
+            && self.api_version.as_deref().is_none_or(str::is_empty)
+            && !self.crd
+    }
+
+    /// An object sent as a request (a CRD, a skipped document or another tool's file is not).
+    pub fn is_object(&self) -> bool {
+        !self.crd && self.outcome != Outcome::Skipped && (self.not_object.is_none() || self.is_object_without_version())
+    }
+
+    /// The note for people and tools on what the server's strict decoding error hides.
+    pub fn hidden_note(&self) -> Option<String> {
+        let n = self.hidden?;
+        let errors = if n == 1 { "error" } else { "errors" };
+        Some(format!(
+            "validation would report {n} more {errors} once the unknown and duplicate fields are fixed; \
+             --field-validation Warn shows them"
+        ))
+    }
 }
 
 /// Totals for the summary line.
@@ -187,7 +210,7 @@ impl Summary {
         // What is not a Kubernetes object is no object checked, even as an error.
         if r.crd {
             self.crds += 1;
-        } else if r.outcome != Outcome::Skipped && r.not_object.is_none() {
+        } else if r.is_object() {
             self.objects += 1;
         }
         self.hidden += r.hidden.unwrap_or(0);
@@ -200,8 +223,7 @@ impl Summary {
             Outcome::Error => self.errors += 1,
             Outcome::Skipped => self.skipped += 1,
         }
-        let object = !r.crd && r.outcome != Outcome::Skipped && r.not_object.is_none();
-        match (r.outcome, r.crd, object) {
+        match (r.outcome, r.crd, r.is_object()) {
             (Outcome::Ok, _, true) => self.objects_ok += 1,
             (Outcome::Warning, _, true) => self.objects_with_warnings += 1,
             (Outcome::Error, _, true) => self.objects_with_errors += 1,

@@ -170,25 +170,10 @@ impl FieldLine {
 /// What the server's strict decoding error hides: the errors validation would report once the
 /// unknown and duplicate fields are fixed.
 fn hidden_note(w: &mut dyn Write, r: &Report) -> io::Result<()> {
-    let Some(n) = r.hidden else {
-        return Ok(());
-    };
-    let errors = if n == 1 {
-        "1 more error"
-    } else {
-        &format!("{n} more errors")
-    };
-    say(
-        w,
-        &r.file,
-        r.start,
-        NOTE,
-        "note",
-        &format!(
-            "validation would report {errors} once the unknown and duplicate fields are fixed; \
-             --field-validation Warn shows them"
-        ),
-    )
+    match r.hidden_note() {
+        Some(note) => say(w, &r.file, r.start, NOTE, "note", &note),
+        None => Ok(()),
+    }
 }
 
 /// Messages that quote a whole body (`Object 'Kind' is missing in '...'`) are cut for people
