@@ -39,8 +39,7 @@ enum Command {
     /// summary counts the documents whose schema has some. An object of a version its CRD does
     /// not serve, or of a kind no CRD declares, is an error; built-in kinds (Deployment,
     /// ConfigMap, ...) are skipped, and so are documents that are not Kubernetes objects (no
-    /// apiVersion or kind: CI workflows, Helm values, unrendered Helm templates), each named in
-    /// a note.
+    /// kind: CI workflows, Helm values, unrendered Helm templates), each named in a note.
     ///
     /// Under Strict the server answers the first decoding error and validates nothing: a note
     /// says how many errors validation would report besides (`--field-validation Warn` shows
@@ -122,9 +121,10 @@ pub(crate) struct CheckArgs {
     /// repository that holds nothing but CRDs does. Without it such a run exits 2.
     #[arg(long)]
     pub(crate) allow_no_objects: bool,
-    /// Documents that are not Kubernetes objects (no apiVersion or no kind: CI workflows,
-    /// Helm values, docker-compose files; unrendered Helm templates): `skip` them with a note,
-    /// or make each an `error` (for repositories that hold nothing but manifests).
+    /// Documents that are not Kubernetes objects (no kind: CI workflows, Helm values,
+    /// docker-compose files; unrendered Helm templates): `skip` them with a note, or make each
+    /// an `error` (for repositories that hold nothing but manifests). A kind without an
+    /// apiVersion is always an error.
     #[arg(long, value_enum, value_name = "WHAT", default_value = "skip")]
     pub(crate) non_objects: NonObjectsArg,
     /// fieldValidation of the requests: Strict (unknown and duplicate fields are errors, and
