@@ -56,6 +56,7 @@ pub mod regexp;
 pub mod serialize;
 #[cfg(feature = "schema")]
 mod structural;
+pub mod suggest;
 #[cfg(feature = "schema")]
 pub mod unfold;
 #[cfg(feature = "schema")]

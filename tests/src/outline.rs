@@ -13,11 +13,19 @@ pub fn violations<T: CustomResourceSchema + ?Sized>() -> Vec<String> {
     let schema = Generator::new().subschema_for::<T>();
     let mut out = Vec::new();
     compare(&T::OUTLINE, &schema, "", &mut out);
+    // As a present struct field (`Option<T>` without its `null`).
+    let present = Generator::new().present_subschema_for::<T>();
+    compare(&T::OUTLINE.present(), &present, "<present>", &mut out);
     out
 }
 
 /// The claims of `o` that `s` contradicts, at `path`.
 pub fn compare(o: &Outline, s: &Structural, path: &str, out: &mut Vec<String>) {
+    compare_node(o, s, path, false, out);
+}
+
+/// `keyed_items`: `o` is the items of a list-type map, whose `atomic` the builder drops.
+fn compare_node(o: &Outline, s: &Structural, path: &str, keyed_items: bool, out: &mut Vec<String>) {
     let at = if path.is_empty() { "<root>" } else { path };
     let t = s.generic.type_.as_str();
     let type_ok = match o.shape {
@@ -46,7 +54,7 @@ pub fn compare(o: &Outline, s: &Structural, path: &str, out: &mut Vec<String>) {
     if o.list_map && s.extensions.x_list_type.as_deref() != Some("map") {
         out.push(format!("{at}: the outline says a list-type map, the schema does not"));
     }
-    if o.atomic && s.extensions.x_map_type.as_deref() != Some("atomic") {
+    if o.atomic && !keyed_items && s.extensions.x_map_type.as_deref() != Some("atomic") {
         out.push(format!("{at}: the outline says an atomic map, the schema does not"));
     }
     if o.old_self && !has_old_self_rule(s) {
@@ -102,18 +110,18 @@ pub fn compare(o: &Outline, s: &Structural, path: &str, out: &mut Vec<String>) {
                     if !defaulted && p.generic.default.is_some() {
                         out.push(format!("{child}: the outline says no default, the schema has one"));
                     }
-                    compare(outline, p, &child, out);
+                    compare_node(outline, p, &child, false, out);
                 }
                 Found::Missing => out.push(format!("{child}: missing from the outline")),
                 Found::Unknown => {}
             }
         }
         if let (Some(ov), Some(sv)) = (o.values, values) {
-            compare(ov, sv, &format!("{path}[*]"), out);
+            compare_node(ov, sv, &format!("{path}[*]"), false, out);
         }
     }
     match (o.items, s.items.as_deref()) {
-        (Some(oi), Some(si)) => compare(oi, si, &format!("{path}[]"), out),
+        (Some(oi), Some(si)) => compare_node(oi, si, &format!("{path}[]"), o.list_map, out),
         (Some(_), None) if o.shape == Shape::Array => out.push(format!("{at}: the outline has items, the schema none")),
         _ => {}
     }

@@ -225,11 +225,18 @@ impl Gen<'_> {
             Style::Newtype => {
                 let subject = format!("the value of {owner}");
                 let (ty, code) = self.value_schema(&v.fields[0], &x.fields[0], &subject, true);
+                let node = &x.fields[0].attrs.node;
                 let (shape, base) = match ty {
                     Some(ty) => (self.shape_of(&ty), quote!(<#ty as #k::CustomResourceSchema>::OUTLINE)),
                     None => (quote!(#k::Shape::Unknown), quote!(#p::Outline::UNKNOWN)),
                 };
-                let outline = outline::node_outline(&p, base, &x.fields[0].attrs.node, outline::Place::Value);
+                // The field's own attributes decide the value's JSON type where they set one.
+                let shape = match (&node.type_, node.int_or_string) {
+                    (Some(t), _) => outline::shape_of_type(&k, &t.value),
+                    (None, Some(_)) => quote!(#k::Shape::IntOrString),
+                    (None, None) => shape,
+                };
+                let outline = outline::node_outline(&p, base, node, outline::Place::Value);
                 (shape, code, outline)
             }
             Style::Tuple => (

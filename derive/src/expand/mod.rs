@@ -67,17 +67,11 @@ fn resource_of<'a>(cx: &Ctxt, cont: &'a ast::Container) -> Option<crate::interna
     crate::internals::resource::resolve(cx, attrs, &cont.serde.ident)
 }
 
-/// True when serde may write a name twice into the container's object: a flattened field, or
-/// the tag of an internally tagged struct beside its fields.
-fn has_flatten_or_tag(cont: &ast::Container) -> bool {
+/// True when serde may write a name twice into the container's object: where a field is
+/// flattened (serde itself refuses two fields, or a field and the tag, of one name).
+fn has_flatten(cont: &ast::Container) -> bool {
     match &cont.serde.data {
-        Data::Struct(Style::Struct, fields) => {
-            fields.iter().any(|f| f.attrs.flatten())
-                || matches!(
-                    cont.serde.attrs.tag(),
-                    serde_derive_internals::attr::TagType::Internal { .. }
-                )
-        }
+        Data::Struct(Style::Struct, fields) => fields.iter().any(|f| f.attrs.flatten()),
         _ => false,
     }
 }
@@ -118,8 +112,8 @@ pub(crate) struct Gen<'a> {
 
 impl<'a> Gen<'a> {
     fn new(cont: &'a ast::Container<'a>, k: TokenStream) -> Gen<'a> {
-        let generic =
-            cont.serde.generics.type_params().next().is_some() || cont.serde.generics.const_params().next().is_some();
+        // Lifetimes too: a `const _` outside the impl could not name them.
+        let generic = !cont.serde.generics.params.is_empty();
         Gen {
             cont,
             p: quote!(#k::__private),
@@ -242,7 +236,7 @@ impl<'a> Gen<'a> {
     }
 
     /// The compile-time check that serde writes no name twice into the type's object (where
-    /// fields are flattened, or a tag is written beside them).
+    /// fields are flattened).
     fn check_names_written_once(&mut self) {
         let k = self.k.clone();
         let p = self.p.clone();
@@ -262,13 +256,17 @@ impl<'a> Gen<'a> {
     fn check_names(&mut self, node: &attr::Node, ty: &TokenStream) {
         let k = self.k.clone();
         let p = self.p.clone();
-        let place = if node.one_of_fields.is_empty() {
-            outline::Place::Value
+        // The type's own attributes are in its `OUTLINE` already; a field's apply to its type's.
+        let node_outline = if std::ptr::eq(node, &self.cont.attrs.node) {
+            quote!(<#ty as #k::CustomResourceSchema>::OUTLINE)
         } else {
-            // Only a type's own attributes name its fields.
-            outline::Place::Container
+            outline::node_outline(
+                &p,
+                quote!(<#ty as #k::CustomResourceSchema>::OUTLINE),
+                node,
+                outline::Place::Value,
+            )
         };
-        let node_outline = outline::node_outline(&p, quote!(<#ty as #k::CustomResourceSchema>::OUTLINE), node, place);
         if let Some(t) = &node.list_type
             && t.value == "set"
         {
@@ -338,7 +336,7 @@ impl<'a> Gen<'a> {
         };
         let p = self.p.clone();
         let outline = outline::node_outline(&p, outline, &cont.attrs.node, outline::Place::Container);
-        if has_flatten_or_tag(cont) {
+        if has_flatten(cont) {
             self.check_names_written_once();
         }
 
@@ -370,21 +368,28 @@ impl<'a> Gen<'a> {
         let k = self.k.clone();
         self.checks
             .push(quote!(let _ = <#self_ty as #k::CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;));
-        // One `const` per check, so that every failing check is reported.
-        let checks = &self.checks;
-        let inline_checks = if self.generic {
-            quote!(#(const { #checks };)*)
-        } else {
-            TokenStream::new()
-        };
-        let const_checks = if self.generic {
-            TokenStream::new()
-        } else {
-            quote!(#(const _: () = { #checks };)*)
-        };
-
+        // One `const` per check, so that every failing check is reported. A generic type's
+        // are associated consts of an inherent impl, evaluated when `schema()` is instantiated
+        // (not `const { }` blocks in it: only item consts promote `&const_fn()` to `'static`).
         let generics = self.bounded_generics();
         let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+        let checks = &self.checks;
+        let (inline_checks, const_checks) = if self.generic {
+            let names: Vec<syn::Ident> = (0..checks.len())
+                .map(|i| quote::format_ident!("__KSTRUCT_CHECK_{}", i))
+                .collect();
+            (
+                quote!(#(let () = Self::#names;)*),
+                quote! {
+                    #[automatically_derived]
+                    impl #impl_generics #ident #ty_generics #where_clause {
+                        #(#[doc(hidden)] const #names: () = { #checks };)*
+                    }
+                },
+            )
+        } else {
+            (TokenStream::new(), quote!(#(const _: () = { #checks };)*))
+        };
         let optional = optional.map(|o| quote!(const OPTIONAL: bool = #o;));
         let present = present.map(|b| {
             quote! {

@@ -18,8 +18,8 @@ pub enum Place {
     Value,
 }
 
-/// The outline of a node whose type's outline is `base`, with `node`'s attributes applied in
-/// the order the schema builder applies them.
+/// The outline of a node whose type's outline is `base`, with `node`'s attributes applied
+/// (those that change the type first, as the schema builder applies them).
 pub fn node_outline(p: &TokenStream, base: TokenStream, node: &attr::Node, place: Place) -> TokenStream {
     node_outline_with(p, base, node, place, false)
 }
@@ -68,20 +68,15 @@ pub fn node_outline_with(
     if node.map_type.as_ref().is_some_and(|m| m.value == "atomic") {
         o = quote!(#o.as_atomic());
     }
-    if immutable || node.validations.iter().any(|r| uses_old_self(&r.rule.value())) {
+    if immutable
+        || node
+            .validations
+            .iter()
+            .any(|r| kstruct_schema::cel::uses_old_self(&r.rule.value()))
+    {
         o = quote!(#o.with_old_self());
     }
     o
-}
-
-/// True when `rule` names `oldSelf` (as a word).
-fn uses_old_self(rule: &str) -> bool {
-    rule.match_indices("oldSelf").any(|(i, _)| {
-        let before = rule[..i].chars().next_back();
-        let after = rule[i + "oldSelf".len()..].chars().next();
-        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-        !word(before) && !word(after)
-    })
 }
 
 /// True when `node` has an attribute that changes the outline.
@@ -93,12 +88,15 @@ fn changes_outline(node: &attr::Node) -> bool {
         || node.nullable.is_some()
         || node.list_map_keys.is_some()
         || node.map_type.is_some()
-        || node.validations.iter().any(|r| uses_old_self(&r.rule.value()))
+        || node
+            .validations
+            .iter()
+            .any(|r| kstruct_schema::cel::uses_old_self(&r.rule.value()))
         || node.items.as_ref().is_some_and(|i| changes_outline(&i.value))
 }
 
-/// The `Shape` of `type = "..."`.
-fn shape_of_type(p: &TokenStream, t: &str) -> TokenStream {
+/// The `Shape` of `type = "..."` (`p`: a path where `Shape` is).
+pub fn shape_of_type(p: &TokenStream, t: &str) -> TokenStream {
     let variant = match t {
         "object" => quote!(Object),
         "array" => quote!(Array),

@@ -655,7 +655,7 @@ fn hint(key: &str, place: Place) -> String {
     if place == Place::Container {
         keys.extend(super::resource::KEYS);
     }
-    let Some(m) = super::suggest::did_you_mean(key, &keys) else {
+    let Some(m) = kstruct_schema::suggest::did_you_mean(key, &keys) else {
         return String::new();
     };
     let elsewhere = if FIELD_KEYS.contains(&m) && place != Place::Field {
@@ -805,7 +805,7 @@ fn parse_rule(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Rule> {
                         "field_path",
                         "optional_old_self",
                     ];
-                    let hint = super::suggest::did_you_mean(&key, KEYS)
+                    let hint = kstruct_schema::suggest::did_you_mean(&key, KEYS)
                         .map(|m| format!(" (did you mean `{m}`?)"))
                         .unwrap_or_default();
                     return Err(inner.error(format!(

@@ -7,4 +7,3 @@ pub mod attr;
 pub mod check;
 pub mod kube;
 pub mod resource;
-pub mod suggest;

@@ -318,7 +318,7 @@ impl ColumnKeys {
             _ => {
                 let mut keys: Vec<&str> = PRINT_COLUMN_KEYS.to_vec();
                 keys.extend(COLUMN_TYPES);
-                let hint = super::suggest::did_you_mean(&key, &keys)
+                let hint = kstruct_schema::suggest::did_you_mean(&key, &keys)
                     .map(|m| format!(" (did you mean `{m}`?)"))
                     .unwrap_or_default();
                 Err(inner.error(format!(
@@ -343,7 +343,7 @@ fn scale(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Scale>> {
             "status_replicas_path" => lit(inner).and_then(|l| once(inner, &mut status, l, &key)),
             "label_selector_path" => lit(inner).and_then(|l| once(inner, &mut selector, l, &key)),
             _ => {
-                let hint = super::suggest::did_you_mean(&key, KEYS)
+                let hint = kstruct_schema::suggest::did_you_mean(&key, KEYS)
                     .map(|m| format!(" (did you mean `{m}`?)"))
                     .unwrap_or_default();
                 Err(inner.error(format!(

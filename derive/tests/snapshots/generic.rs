@@ -18,16 +18,8 @@ where
             > as ::kstruct::CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS,
         ]);
     fn schema(generator: &mut ::kstruct::Generator) -> ::kstruct::schema::Structural {
-        const {
-            ::core::assert!(
-                < Vec < T > as ::kstruct::CustomResourceSchema > ::SHAPE
-                .admits_array_validations(),
-                "`max_items` applies to arrays, and serde does not write field `items` of `Page` as one of those"
-            );
-        };
-        const {
-            let _ = <Self as ::kstruct::CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
-        };
+        let () = Self::__KSTRUCT_CHECK_0;
+        let () = Self::__KSTRUCT_CHECK_1;
         let mut schema = { generator.subschema_for::<Vec<T>>() };
         ::kstruct::__private::Node::new(generator, &mut schema).max_items(100i64);
         schema
@@ -35,18 +27,28 @@ where
     fn schema_when_present(
         generator: &mut ::kstruct::Generator,
     ) -> ::kstruct::schema::Structural {
-        const {
-            ::core::assert!(
-                < Vec < T > as ::kstruct::CustomResourceSchema > ::SHAPE
-                .admits_array_validations(),
-                "`max_items` applies to arrays, and serde does not write field `items` of `Page` as one of those"
-            );
-        };
-        const {
-            let _ = <Self as ::kstruct::CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
-        };
+        let () = Self::__KSTRUCT_CHECK_0;
+        let () = Self::__KSTRUCT_CHECK_1;
         let mut schema = { generator.present_subschema_for::<Vec<T>>() };
         ::kstruct::__private::Node::new(generator, &mut schema).max_items(100i64);
         schema
     }
+}
+#[automatically_derived]
+impl<T> Page<T>
+where
+    T: ::kstruct::CustomResourceSchema,
+{
+    #[doc(hidden)]
+    const __KSTRUCT_CHECK_0: () = {
+        ::core::assert!(
+            < Vec < T > as ::kstruct::CustomResourceSchema > ::SHAPE
+            .admits_array_validations(),
+            "`max_items` applies to arrays, and serde does not write field `items` of `Page` as one of those"
+        );
+    };
+    #[doc(hidden)]
+    const __KSTRUCT_CHECK_1: () = {
+        let _ = <Self as ::kstruct::CustomResourceSchema>::RECURSION_NEEDS_PRESERVE_UNKNOWN_FIELDS;
+    };
 }

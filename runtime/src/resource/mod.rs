@@ -70,13 +70,15 @@ pub trait CustomResource: CustomResourceSchema + Serialize + DeserializeOwned {
     /// The CRD of this version: `apiextensions.k8s.io/v1`, with this version only (merge
     /// several versions with [`merge_crds`]).
     ///
-    /// The CRD holds exactly what the attributes ask for, never less. Where the types are
-    /// derived, everything the attributes name is checked when the crate compiles: list-map
-    /// keys, printer-column, scale and selectable-field paths, `*_one_of` members (a misspelt
-    /// name is a compile error with a did-you-mean). Where only run time can know (a
-    /// hand-written [`CustomResourceSchema`] impl below a named field, a default that does not
-    /// serialize), `crd()` panics with the problems [`try_crd`](Self::try_crd) reports, rather
-    /// than emit a CRD that lacks an attribute.
+    /// The CRD holds exactly what the attributes ask for, never less. Where the derive can see
+    /// the types (structs, maps, lists, unit-only and externally tagged enums), what the
+    /// attributes name is checked when the crate compiles: list-map keys, printer-column, scale
+    /// and selectable-field paths, `*_one_of` members (a misspelt name is a compile error with
+    /// a did-you-mean). Where only run time can tell (below a hand-written
+    /// [`CustomResourceSchema`] impl, `schema_with` or `#[kstruct(schemars)]`, inside unions
+    /// of variants, a field that keeps unknown fields, a default that does not serialize, a
+    /// schemars schema with no structural equivalent), `crd()` panics with the problems
+    /// [`try_crd`](Self::try_crd) reports, rather than emit a CRD that lacks an attribute.
     ///
     /// Whether the API server accepts the CRD is another question, answered by
     /// [`lint`](crate::lint) (a default outside its own bounds, say): one line in an
@@ -93,8 +95,8 @@ pub trait CustomResource: CustomResourceSchema + Serialize + DeserializeOwned {
     ///
     /// # Panics
     ///
-    /// When the types cannot express what the attributes ask for (only possible through
-    /// hand-written impls or values); [`try_crd`](Self::try_crd) returns the same as an error.
+    /// When the types cannot express what the attributes ask for, in the places the compiler
+    /// cannot see (above); [`try_crd`](Self::try_crd) returns the same as an error.
     fn crd() -> CustomResourceDefinition {
         crd_for::<Self>()
     }

@@ -152,9 +152,12 @@ impl Object {
 
     fn insert(&mut self, generator: &mut Generator, name: &str, schema: Structural, origin: String) {
         if let Some(first) = self.origin.get(name) {
-            generator.problem(format!(
-                "serde writes `{name}` twice: for {first} and for {origin} (the API server rejects the duplicate field)"
-            ));
+            // The derive's compile-time check says the same (`duplicate_problem`).
+            let (mut a, mut b, mut message) = (outline::Text::new(), outline::Text::new(), outline::Text::new());
+            a.push(first);
+            b.push(&origin);
+            outline::write_duplicate(&mut message, name, &a, &b);
+            generator.problem(message.as_str());
             return;
         }
         self.origin.insert(name.to_owned(), origin);
@@ -423,10 +426,9 @@ impl InternalEnum {
             return;
         }
         if schema.properties.contains_key(&self.tag) {
-            generator.problem(format!(
-                "variant `{name}` has a field `{}`, the enum's tag: serde writes the key twice",
-                self.tag
-            ));
+            let mut message = outline::Text::new();
+            outline::write_tag_problem(&mut message, name, &self.tag);
+            generator.problem(message.as_str());
         }
         self.names.push(name.to_owned());
         self.variants.push((name.to_owned(), schema));

@@ -318,7 +318,7 @@ fn transition_rule_problems<T: ?Sized>(s: &mut Structural, correlatable: bool, p
             && !correlatable
         {
             rules.retain(|rule| {
-                if !uses_old_self(&rule.rule) {
+                if !kstruct_schema::cel::uses_old_self(&rule.rule) {
                     return true;
                 }
                 out.push(Problem {
@@ -356,16 +356,6 @@ fn join(path: &str, segment: &str) -> String {
     } else {
         format!("{path}.{segment}")
     }
-}
-
-/// True when `rule` names `oldSelf` (as a word).
-fn uses_old_self(rule: &str) -> bool {
-    rule.match_indices("oldSelf").any(|(i, _)| {
-        let before = rule[..i].chars().next_back();
-        let after = rule[i + "oldSelf".len()..].chars().next();
-        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-        !word(before) && !word(after)
-    })
 }
 
 /// The structural-schema findings for `schema` as the schema of a field, in the reference's

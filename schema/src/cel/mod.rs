@@ -96,6 +96,23 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// True when `rule` names `oldSelf` (as a word): a transition rule, which the API server
+/// compiles only where it can pair a value with its old value.
+///
+/// ```
+/// use kstruct_schema::cel::uses_old_self;
+/// assert!(uses_old_self("self == oldSelf"));
+/// assert!(!uses_old_self("self.oldSelfie > 0"));
+/// ```
+pub fn uses_old_self(rule: &str) -> bool {
+    rule.match_indices("oldSelf").any(|(i, _)| {
+        let before = rule[..i].chars().next_back();
+        let after = rule[i + "oldSelf".len()..].chars().next();
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        !word(before) && !word(after)
+    })
+}
+
 /// The name by which a CEL rule reaches an object property (`self.<name>`), escaped as the
 /// API server escapes property names (`a-b` is `a__dash__b`, `if` is `__if__`); `None` for a
 /// name CEL cannot reach (it must match `[a-zA-Z_.-/][a-zA-Z0-9_.-/]*`).

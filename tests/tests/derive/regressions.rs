@@ -363,3 +363,112 @@ fn string_literal_defaults_on_owned_strings() {
     assert_eq!(s["properties"]["class"]["default"], "fast");
     assert_eq!(s["properties"]["path"]["default"], "/data");
 }
+
+/// Outlines where the schema builder drops or keeps what the attributes say in ways the
+/// outline must follow: each compiles (no false compile-time error) and its outline agrees
+/// with its schema.
+mod outline_edges {
+    use std::collections::BTreeMap;
+
+    use kstruct::CustomResourceSchema;
+    use serde::Serialize;
+
+    /// An atomic struct whose field is immutable: as the items of a list-type map it is not
+    /// atomic any more (the builder drops it), so the rule pairs by key.
+    #[derive(Serialize, CustomResourceSchema)]
+    #[kstruct(map_type = "atomic")]
+    pub struct Port {
+        pub name: String,
+        #[kstruct(immutable)]
+        pub protocol: String,
+    }
+
+    /// A rule on a type flattened as an `Option`, which the builder leaves out.
+    #[derive(Serialize, CustomResourceSchema)]
+    #[kstruct(validation(rule = "self.mode == oldSelf.mode"))]
+    pub struct Tuning {
+        pub mode: String,
+    }
+
+    #[derive(Serialize, CustomResourceSchema)]
+    pub struct Volume {
+        #[kstruct(immutable)]
+        pub name: String,
+    }
+
+    #[derive(Serialize, CustomResourceSchema)]
+    pub struct Worker {
+        pub name: String,
+        #[serde(flatten)]
+        pub tuning: Option<Tuning>,
+    }
+
+    /// A flattened map's values are not merged (the parent keeps unknown fields instead).
+    #[derive(Serialize, CustomResourceSchema)]
+    pub struct Item {
+        pub name: String,
+        #[serde(flatten)]
+        pub extra: BTreeMap<String, Volume>,
+    }
+
+    #[derive(Serialize, CustomResourceSchema)]
+    pub struct Empty {}
+
+    /// An embedded resource whose only flattened field has no fields keeps unknown fields.
+    #[derive(Serialize, CustomResourceSchema)]
+    pub struct Holder {
+        #[kstruct(embedded_resource)]
+        pub object: Flat,
+    }
+
+    #[derive(Serialize, CustomResourceSchema)]
+    pub struct Flat {
+        #[serde(flatten)]
+        pub nothing: Empty,
+    }
+
+    /// Checks in generic types are consts of an inherent impl, where `&const_fn()` promotes:
+    /// an internally tagged struct variant (the tag check) and list checks with `items(...)`.
+    #[derive(Serialize, CustomResourceSchema)]
+    #[serde(tag = "kind")]
+    pub enum Source<T> {
+        Inline { value: T },
+        Ref { name: String },
+    }
+
+    #[derive(Serialize, CustomResourceSchema)]
+    pub struct Keyed<T: Serialize> {
+        #[kstruct(list_map_keys = ["name"], items(validation(rule = "self.name == oldSelf.name")))]
+        pub ports: Vec<Port>,
+        #[kstruct(list_type = "set", items(max_length = 9))]
+        pub tags: Vec<String>,
+        pub value: T,
+    }
+
+    /// A type generic over a lifetime only, with checks naming its field types.
+    #[derive(Serialize, CustomResourceSchema)]
+    #[serde(tag = "kind")]
+    pub enum Borrowed<'a> {
+        Text { text: std::borrow::Cow<'a, str> },
+    }
+
+    #[test]
+    fn outlines_agree_with_their_schemas() {
+        use kstruct_tests::outline::violations;
+        let mut problems = violations::<Vec<Worker>>();
+        problems.extend(violations::<Vec<Item>>());
+        problems.extend(violations::<Holder>());
+        problems.extend(violations::<Source<u32>>());
+        problems.extend(violations::<Keyed<i64>>());
+        problems.extend(violations::<Borrowed<'static>>());
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+        for e in [
+            kstruct::try_schema_for::<Vec<Worker>>(),
+            kstruct::try_schema_for::<Vec<Item>>(),
+            kstruct::try_schema_for::<Holder>(),
+            kstruct::try_schema_for::<Keyed<i64>>(),
+        ] {
+            assert!(e.is_ok(), "{e:?}");
+        }
+    }
+}

@@ -502,3 +502,28 @@ fn crd_panics_rather_than_drop_what_was_asked() {
     assert!(message.contains(expected), "{message}");
     assert!(message.contains("`try_crd()` returns this as an error"), "{message}");
 }
+
+/// Items of a list-type map pair with their old values by key, even when their type is an
+/// atomic struct (the builder drops `map_type` there): an immutable field in them compiles and
+/// the API server accepts the CRD.
+#[derive(CustomResourceSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[kstruct(map_type = "atomic")]
+pub struct PortSpec {
+    pub name: String,
+    #[kstruct(immutable)]
+    pub protocol: String,
+}
+
+#[derive(CustomResourceSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[kstruct(group = "example.com", version = "v1", kind = "Service")]
+pub struct ServiceSpec {
+    #[kstruct(list_map_keys = ["name"])]
+    pub ports: Vec<PortSpec>,
+}
+
+#[test]
+fn transition_rules_in_keyed_items_of_atomic_types() {
+    assert!(kstruct_tests::outline::violations::<Service>().is_empty());
+    let crd = Service::try_crd().expect("the API server accepts it");
+    assert_eq!(crd.spec.versions.len(), 1);
+}

@@ -343,46 +343,76 @@ pub const fn tag_problem(value: &Outline, tag: &str, variant: &str) -> Option<Te
     match find(value, tag) {
         Found::Property { .. } => {
             let mut out = Text::new();
-            out.push("variant ");
-            out.push_code(variant);
-            out.push(" has a field ");
-            out.push_code(tag);
-            out.push(", the enum's tag: serde writes the key twice");
+            write_tag_problem(&mut out, variant, tag);
             Some(out)
         }
         Found::Missing | Found::Unknown => None,
     }
 }
 
+/// Writes ``variant `V` has a field `t`, the enum's tag: ...``.
+pub(crate) const fn write_tag_problem(out: &mut Text, variant: &str, tag: &str) {
+    out.push("variant ");
+    out.push_code(variant);
+    out.push(" has a field ");
+    out.push_code(tag);
+    out.push(", the enum's tag: serde writes the key twice");
+}
+
 /// A name serde writes twice into the object `o` (its own fields and its flattened fields',
-/// in serde's order), as `Object::insert` finds it when the schema is generated.
+/// in serde's order), as `Object::insert` finds it when the schema is generated: the first
+/// name written a second time, with the fields that write it.
 pub const fn duplicate_problem(o: &Outline) -> Option<Text> {
     let Some(properties) = o.properties else {
         return None;
     };
+    // Every name written so far, with the member that wrote it (`Seen` keeps them sorted).
+    let mut seen = Seen::new();
     // Members in serde's order: own property `i` comes before flattened field `f` when
-    // `i < f.after`. Each member's names are checked against every earlier member's.
-    let members = properties.len() + o.flattened.len();
-    let mut m = 0;
-    while m < members {
+    // `i < f.after`.
+    let (mut i, mut f) = (0, 0);
+    while i < properties.len() || f < o.flattened.len() {
+        let flat_next = f < o.flattened.len() && (i >= properties.len() || o.flattened[f].after <= i);
+        let member = if flat_next { Member::Flat(f) } else { Member::Own(i) };
+        let mut names = Names::new();
+        match member {
+            Member::Own(k) => names.insert(properties[k].name),
+            Member::Flat(k) => collect_names(o.flattened[k].outline, &mut names),
+        }
+        let list = names.as_slice();
         let mut n = 0;
-        while n < m {
-            if let Some(name) = shared_name(o, properties, member_at(o, properties, n), member_at(o, properties, m)) {
+        while n < list.len() {
+            if let Some(first) = seen.get(list[n]) {
                 let mut out = Text::new();
-                out.push("serde writes ");
-                out.push_code(name);
-                out.push(" twice: for ");
-                push_origin(&mut out, o, properties, member_at(o, properties, n));
-                out.push(" and for ");
-                push_origin(&mut out, o, properties, member_at(o, properties, m));
-                out.push(" (the API server rejects the duplicate field)");
+                write_duplicate(
+                    &mut out,
+                    list[n],
+                    &origin(o, properties, first),
+                    &origin(o, properties, member),
+                );
                 return Some(out);
             }
+            seen.insert(list[n], member);
             n += 1;
         }
-        m += 1;
+        if flat_next {
+            f += 1;
+        } else {
+            i += 1;
+        }
     }
     None
+}
+
+/// Writes ``serde writes `name` twice: for <first> and for <second> ...``.
+pub(crate) const fn write_duplicate(out: &mut Text, name: &str, first: &Text, second: &Text) {
+    out.push("serde writes ");
+    out.push_code(name);
+    out.push(" twice: for ");
+    out.push(first.as_str());
+    out.push(" and for ");
+    out.push(second.as_str());
+    out.push(" (the API server rejects the duplicate field)");
 }
 
 /// A member of an object in serde's order: an own property or a flattened field.
@@ -392,48 +422,9 @@ enum Member {
     Flat(usize),
 }
 
-/// The `k`-th member of `o` in serde's order.
-const fn member_at(o: &Outline, properties: &[super::Property], k: usize) -> Member {
-    // Own properties and flattened fields merge by `after`.
-    let (mut i, mut f, mut seen) = (0, 0, 0);
-    loop {
-        let flat_next = f < o.flattened.len() && (i >= properties.len() || o.flattened[f].after <= i);
-        if seen == k {
-            return if flat_next { Member::Flat(f) } else { Member::Own(i) };
-        }
-        if flat_next {
-            f += 1;
-        } else {
-            i += 1;
-        }
-        seen += 1;
-    }
-}
-
-/// A name both members write, if any.
-const fn shared_name(o: &Outline, properties: &[super::Property], a: Member, b: Member) -> Option<&'static str> {
-    let mut names = Names::new();
-    match b {
-        Member::Own(i) => names.insert(properties[i].name),
-        Member::Flat(f) => collect_names(o.flattened[f].outline, &mut names),
-    }
-    let list = names.as_slice();
-    let mut k = 0;
-    while k < list.len() {
-        let found = match a {
-            Member::Own(i) => super::text::eq(properties[i].name, list[k]),
-            Member::Flat(f) => matches!(find(o.flattened[f].outline, list[k]), Found::Property { .. }),
-        };
-        if found {
-            return Some(list[k]);
-        }
-        k += 1;
-    }
-    None
-}
-
 /// `field `x`` or `the flattened field `y``, as the schema builder names them.
-const fn push_origin(out: &mut Text, o: &Outline, properties: &[super::Property], m: Member) {
+const fn origin(o: &Outline, properties: &[super::Property], m: Member) -> Text {
+    let mut out = Text::new();
     match m {
         Member::Own(i) => {
             out.push("field ");
@@ -443,6 +434,63 @@ const fn push_origin(out: &mut Text, o: &Outline, properties: &[super::Property]
             out.push("the flattened field ");
             out.push_code(o.flattened[f].field);
         }
+    }
+    out
+}
+
+/// Names written so far and who wrote them, sorted for binary search.
+struct Seen {
+    names: [&'static str; 256],
+    by: [Member; 256],
+    len: usize,
+}
+
+impl Seen {
+    const fn new() -> Seen {
+        Seen {
+            names: [""; 256],
+            by: [Member::Own(0); 256],
+            len: 0,
+        }
+    }
+
+    /// Where `name` would go, and whether it is there.
+    const fn search(&self, name: &str) -> (usize, bool) {
+        let (mut lo, mut hi) = (0, self.len);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match super::text::compare(self.names[mid], name) {
+                core::cmp::Ordering::Less => lo = mid + 1,
+                core::cmp::Ordering::Greater => hi = mid,
+                core::cmp::Ordering::Equal => return (mid, true),
+            }
+        }
+        (lo, false)
+    }
+
+    const fn get(&self, name: &str) -> Option<Member> {
+        match self.search(name) {
+            (at, true) => Some(self.by[at]),
+            _ => None,
+        }
+    }
+
+    /// Adds `name` (beyond 256 names, later ones are not tracked: a duplicate among them is
+    /// left to the check when the schema is generated).
+    const fn insert(&mut self, name: &'static str, by: Member) {
+        let (at, found) = self.search(name);
+        if found || self.len == self.names.len() {
+            return;
+        }
+        let mut k = self.len;
+        while k > at {
+            self.names[k] = self.names[k - 1];
+            self.by[k] = self.by[k - 1];
+            k -= 1;
+        }
+        self.names[at] = name;
+        self.by[at] = by;
+        self.len += 1;
     }
 }
 
@@ -456,7 +504,7 @@ pub const fn transition_problem(o: &Outline) -> Option<Text> {
         let mut i = 0;
         while i < properties.len() {
             path.push_name(properties[i].name);
-            if let Some(t) = transition_below(properties[i].outline, correlated, &mut path) {
+            if let Some(t) = transition_below(properties[i].outline, correlated, false, &mut path) {
                 return Some(t);
             }
             path.pop();
@@ -473,20 +521,23 @@ pub const fn transition_problem(o: &Outline) -> Option<Text> {
     None
 }
 
-const fn transition_below(o: &Outline, correlated: bool, path: &mut Path) -> Option<Text> {
+/// The walk below `o` (`keyed_items`: `o` is the items of a list-type map, which the builder
+/// makes not atomic).
+const fn transition_below(o: &Outline, correlated: bool, keyed_items: bool, path: &mut Path) -> Option<Text> {
     if !o.old_self {
         return None;
     }
+    let atomic = o.atomic && !keyed_items;
     if !correlated {
         let mut out = Text::new();
         out.push("`");
         out.push(path.as_str());
-        out.push("`: a rule there uses oldSelf (a transition rule, or `immutable`) inside a list that is not a list-type map (or an atomic map): the API server cannot pair old and new values there, and refuses the rule; make the list a list-type map (`list_type = \"map\", list_map_keys = [...]`)");
+        out.push("`: a rule at or below it uses oldSelf (a transition rule, or `immutable`) inside a list that is not a list-type map (or an atomic map or struct): the API server cannot pair old and new values there, and refuses the rule; make the list a list-type map (`list_type = \"map\", list_map_keys = [...]`), or the map or struct not atomic");
         return Some(out);
     }
     if let Some(items) = o.items {
         path.push_raw("[]");
-        let t = transition_below(items, o.list_map, path);
+        let t = transition_below(items, o.list_map, o.list_map, path);
         path.pop();
         if t.is_some() {
             return t;
@@ -494,7 +545,7 @@ const fn transition_below(o: &Outline, correlated: bool, path: &mut Path) -> Opt
     }
     if let Some(values) = o.values {
         path.push_raw("[*]");
-        let t = transition_below(values, !o.atomic, path);
+        let t = transition_below(values, !atomic, false, path);
         path.pop();
         if t.is_some() {
             return t;
@@ -504,7 +555,7 @@ const fn transition_below(o: &Outline, correlated: bool, path: &mut Path) -> Opt
         let mut i = 0;
         while i < properties.len() {
             path.push_name(properties[i].name);
-            let t = transition_below(properties[i].outline, !o.atomic, path);
+            let t = transition_below(properties[i].outline, !atomic, false, path);
             path.pop();
             if t.is_some() {
                 return t;
@@ -514,7 +565,7 @@ const fn transition_below(o: &Outline, correlated: bool, path: &mut Path) -> Opt
     }
     let mut f = 0;
     while f < o.flattened.len() {
-        let t = transition_below_flattened(o.flattened[f].outline, !o.atomic, path);
+        let t = transition_below_flattened(o.flattened[f].outline, !atomic, path);
         if t.is_some() {
             return t;
         }
@@ -531,7 +582,7 @@ const fn transition_below_flattened(o: &Outline, correlated: bool, path: &mut Pa
     let mut i = 0;
     while i < properties.len() {
         path.push_name(properties[i].name);
-        let t = transition_below(properties[i].outline, correlated, path);
+        let t = transition_below(properties[i].outline, correlated, false, path);
         path.pop();
         if t.is_some() {
             return t;
@@ -835,7 +886,7 @@ mod tests {
         )));
         assert!(
             t.as_deref()
-                .is_some_and(|t| t.starts_with("`spec.items[]`: a rule there uses oldSelf")),
+                .is_some_and(|t| t.starts_with("`spec.items[]`: a rule at or below it uses oldSelf")),
             "{t:?}"
         );
         const ATOMIC_SPEC: Outline = Outline::object(

@@ -17,8 +17,8 @@ mod checks;
 mod text;
 
 pub(crate) use checks::{
-    ITEMS_NOT_OBJECTS, ITEMS_NULLABLE, KeyProblem, SET_ITEMS_NULLABLE, write_list_map_key_problem, write_missing_field,
-    write_one_of_missing, write_path_type_problem,
+    ITEMS_NOT_OBJECTS, ITEMS_NULLABLE, KeyProblem, SET_ITEMS_NULLABLE, write_duplicate, write_list_map_key_problem,
+    write_missing_field, write_one_of_missing, write_path_type_problem, write_tag_problem,
 };
 pub use checks::{
     PathUse, duplicate_problem, list_map_items_problem, list_map_key_problem, one_of_problem, path_problem,
@@ -31,8 +31,10 @@ use super::Shape;
 /// The compile-time outline of a type's schema (see the [module](self) docs).
 ///
 /// Each field is a certainty: `nullable: true` means the schema is nullable for sure;
-/// `properties: Some` means that the object's properties, its `additionalProperties`
-/// (`values`) and its `x-kubernetes-preserve-unknown-fields` are all known exactly.
+/// `properties: Some` means that the object's own properties, its `additionalProperties`
+/// (`values`) and its `x-kubernetes-preserve-unknown-fields` are known exactly, and so is
+/// every property once each flattened field's outline is known too ([`find`] says `Unknown`
+/// where one is not).
 #[derive(Clone, Copy, Debug)]
 pub struct Outline {
     /// The JSON type ([`Shape::Unknown`]: not known). A known shape is the schema's `type`:
@@ -55,12 +57,15 @@ pub struct Outline {
     pub items: Option<&'static Outline>,
     /// A map's values (`additionalProperties`).
     pub values: Option<&'static Outline>,
-    /// A CEL rule at or below the node uses `oldSelf` (a transition rule, `immutable`).
+    /// A CEL rule on the node itself uses `oldSelf` (a transition rule, `immutable`).
+    pub rule_old_self: bool,
+    /// A CEL rule at or below the node uses `oldSelf`.
     pub old_self: bool,
     /// A list of type map (`x-kubernetes-list-type: map`): its items pair with their old
     /// values by key.
     pub list_map: bool,
-    /// `x-kubernetes-map-type: atomic`: its values do not pair with their old values.
+    /// `x-kubernetes-map-type: atomic`: its values do not pair with their old values. The
+    /// items of a list-type map lose it (the schema builder drops it there).
     pub atomic: bool,
 }
 
@@ -100,6 +105,7 @@ impl Outline {
         flattened: &[],
         items: None,
         values: None,
+        rule_old_self: false,
         old_self: false,
         list_map: false,
         atomic: false,
@@ -143,7 +149,7 @@ impl Outline {
         }
         let mut j = 0;
         while j < flattened.len() {
-            old_self |= flattened[j].outline.old_self;
+            old_self |= merged_old_self(flattened[j].outline, flattened[j].optional);
             j += 1;
         }
         Outline {
@@ -228,7 +234,8 @@ impl Outline {
             nullable: self.nullable,
             present_nullable: self.present_nullable,
             defaulted: self.defaulted,
-            old_self: self.old_self,
+            rule_old_self: self.rule_old_self,
+            old_self: self.rule_old_self,
             ..Outline::leaf(Shape::IntOrString)
         }
     }
@@ -237,19 +244,6 @@ impl Outline {
     pub const fn preserving_unknown_fields(self) -> Outline {
         Outline {
             preserves_unknown_fields: true,
-            ..self
-        }
-    }
-
-    /// What is below the node is not known (`preserve_unknown_fields` on a field, which may
-    /// stand for a recursion point).
-    pub const fn unknown_below(self) -> Outline {
-        Outline {
-            properties: None,
-            flattened: &[],
-            items: None,
-            values: None,
-            old_self: false,
             ..self
         }
     }
@@ -263,10 +257,8 @@ impl Outline {
             o.values = None;
             o.preserves_unknown_fields = true;
         }
-        if let Some(p) = o.properties
-            && p.is_empty()
-            && o.flattened.is_empty()
-        {
+        // The builder looks at the properties after flattened fields merged theirs.
+        if has_no_properties(&o) {
             o.preserves_unknown_fields = true;
         }
         o
@@ -293,14 +285,18 @@ impl Outline {
     pub const fn with_items(self, items: &'static Outline) -> Outline {
         Outline {
             items: Some(items),
-            old_self: self.old_self || items.old_self,
+            old_self: self.rule_old_self || items.old_self,
             ..self
         }
     }
 
     /// A rule on the node uses `oldSelf`.
     pub const fn with_old_self(self) -> Outline {
-        Outline { old_self: true, ..self }
+        Outline {
+            rule_old_self: true,
+            old_self: true,
+            ..self
+        }
     }
 
     /// `list_map_keys`: a list of type map.
@@ -387,6 +383,44 @@ pub const fn collect_names(o: &Outline, names: &mut Names<'static>) {
         collect_names(o.flattened[j].outline, names);
         j += 1;
     }
+}
+
+/// What a flattened field brings of `oldSelf` rules into its parent: those of its properties,
+/// and its own unless it is an `Option` (the builder merges an optional field's properties
+/// only). A flattened map brings none (its values are not merged).
+const fn merged_old_self(o: &Outline, optional: bool) -> bool {
+    let mut merged = o.rule_old_self && !optional;
+    if let Some(properties) = o.properties {
+        let mut i = 0;
+        while i < properties.len() {
+            merged |= properties[i].outline.old_self;
+            i += 1;
+        }
+    }
+    let mut j = 0;
+    while j < o.flattened.len() {
+        merged |= merged_old_self(o.flattened[j].outline, o.flattened[j].optional || optional);
+        j += 1;
+    }
+    merged
+}
+
+/// True when `o` is known to have no properties, its flattened fields' included.
+const fn has_no_properties(o: &Outline) -> bool {
+    let Some(properties) = o.properties else {
+        return false;
+    };
+    if !properties.is_empty() {
+        return false;
+    }
+    let mut j = 0;
+    while j < o.flattened.len() {
+        if !has_no_properties(o.flattened[j].outline) {
+            return false;
+        }
+        j += 1;
+    }
+    true
 }
 
 /// True when `o` keeps fields it does not declare: its own flag, or a flattened map.

@@ -1,5 +1,5 @@
 //! Messages written in `const` evaluation: a fixed buffer of text, a list of names, and the
-//! closest name to a misspelt one. The derive's compile-time checks and `try_crd()` at run
+//! closest name to a misspelt one (`kstruct_schema::suggest`). The derive's compile-time checks and `try_crd()` at run
 //! time write their messages with these same functions, so that both say the same thing.
 
 /// Room for one message. Longer messages end with `...`.
@@ -104,7 +104,8 @@ impl Text {
     }
 }
 
-/// Most names a message lists (an object with more lists the first ones, in byte order).
+/// Most names a message lists (an object with more lists 256 of them, those met first, in
+/// byte order).
 const MAX_NAMES: usize = 256;
 
 /// The names of an object's properties, sorted as the schema's keys are (byte order).
@@ -171,76 +172,36 @@ pub const fn eq(a: &str, b: &str) -> bool {
 
 /// `a < b` in byte order (as `str`'s `Ord`).
 const fn less(a: &str, b: &str) -> bool {
+    matches!(compare(a, b), core::cmp::Ordering::Less)
+}
+
+/// `a.cmp(b)` in byte order, in `const` evaluation.
+pub const fn compare(a: &str, b: &str) -> core::cmp::Ordering {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     let mut i = 0;
     while i < a.len() && i < b.len() {
         if a[i] != b[i] {
-            return a[i] < b[i];
+            return if a[i] < b[i] {
+                core::cmp::Ordering::Less
+            } else {
+                core::cmp::Ordering::Greater
+            };
         }
         i += 1;
     }
-    a.len() < b.len()
-}
-
-/// Longest name the suggestion compares (longer names get none).
-const MAX_COMPARED: usize = 64;
-
-/// The closest of `names` to `s` by edit distance, if at most 2 edits away (the first of
-/// the closest).
-pub const fn did_you_mean<'a>(s: &str, names: &[&'a str]) -> Option<&'a str> {
-    let mut best: Option<&'a str> = None;
-    let mut best_distance = 3;
-    let mut i = 0;
-    while i < names.len() {
-        let d = distance(s.as_bytes(), names[i].as_bytes());
-        if d < best_distance {
-            best_distance = d;
-            best = Some(names[i]);
-        }
-        i += 1;
+    if a.len() < b.len() {
+        core::cmp::Ordering::Less
+    } else if a.len() > b.len() {
+        core::cmp::Ordering::Greater
+    } else {
+        core::cmp::Ordering::Equal
     }
-    best
-}
-
-/// Levenshtein distance of two byte strings (`usize::MAX` beyond [`MAX_COMPARED`] bytes).
-const fn distance(a: &[u8], b: &[u8]) -> usize {
-    if a.len() > MAX_COMPARED || b.len() > MAX_COMPARED {
-        return usize::MAX;
-    }
-    let mut row = [0usize; MAX_COMPARED + 1];
-    let mut j = 0;
-    while j <= b.len() {
-        row[j] = j;
-        j += 1;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        let mut j = 0;
-        while j < b.len() {
-            let current = row[j + 1];
-            let substitute = previous + if a[i] == b[j] { 0 } else { 1 };
-            let mut best = substitute;
-            if row[j] + 1 < best {
-                best = row[j] + 1;
-            }
-            if current + 1 < best {
-                best = current + 1;
-            }
-            row[j + 1] = best;
-            previous = current;
-            j += 1;
-        }
-        i += 1;
-    }
-    row[b.len()]
 }
 
 /// Appends `` (did you mean `x`?); its fields are `a`, `b` `` (or `; it has no fields`;
 /// `their` and `they have` when `plural`).
 pub const fn push_suggestions(out: &mut Text, missing: &str, names: &[&str], plural: bool) {
-    if let Some(m) = did_you_mean(missing, names) {
+    if let Some(m) = kstruct_schema::suggest::did_you_mean(missing, names) {
         out.push(" (did you mean ");
         out.push_code(m);
         out.push("?)");
@@ -279,14 +240,6 @@ mod tests {
             n.insert(s);
         }
         assert_eq!(n.as_slice(), ["age", "name", "role"]);
-    }
-
-    #[test]
-    fn suggestions_pick_the_closest_within_two_edits() {
-        assert_eq!(did_you_mean("nme", &["name", "role"]), Some("name"));
-        assert_eq!(did_you_mean("phse", &["phase", "ready"]), Some("phase"));
-        assert_eq!(did_you_mean("zzzzz", &["name"]), None);
-        assert_eq!(did_you_mean("ab", &["ac", "ab"]), Some("ab"));
     }
 
     #[test]
