@@ -34,25 +34,3 @@ pub fn crd_document_problems(doc: &serde_json::Value) -> Vec<String> {
         Err(e) => vec![e.to_string()],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn check(v: serde_json::Value) -> Vec<String> {
-        violations(&kstruct::schema::convert::from_value(&v).unwrap().unwrap(), false)
-    }
-
-    #[test]
-    fn fields_are_checked_as_fields() {
-        // additionalProperties is refused at a root, not on a field.
-        assert!(check(json!({"type": "object", "additionalProperties": {"type": "string"}})).is_empty());
-        assert_eq!(
-            check(json!({"type": "integer", "minimum": 1, "default": 0})),
-            [
-                "spec.validation.openAPIV3Schema.properties[x].default: Invalid value: 0:  in body should be greater than or equal to 1"
-            ]
-        );
-    }
-}

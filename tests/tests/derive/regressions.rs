@@ -172,6 +172,22 @@ fn defaults_hold_no_nulls_the_schema_forbids() {
     );
 }
 
+/// The helper the derive's tests check CRD rules with reads a field as a field: `additionalProperties`
+/// is refused at a root only, and a default is validated against its own schema.
+#[test]
+fn crd_rules_check_fields_as_fields() {
+    let check = |v: serde_json::Value| {
+        kstruct_tests::crd_rules::violations(&kstruct::schema::convert::from_value(&v).unwrap().unwrap(), false)
+    };
+    assert!(check(json!({"type": "object", "additionalProperties": {"type": "string"}})).is_empty());
+    assert_eq!(
+        check(json!({"type": "integer", "minimum": 1, "default": 0})),
+        [
+            "spec.validation.openAPIV3Schema.properties[x].default: Invalid value: 0:  in body should be greater than or equal to 1"
+        ]
+    );
+}
+
 fn de_opt<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
     Option::<u32>::deserialize(d)
 }
