@@ -4,7 +4,7 @@
 //! fails exactly when Warn warns.
 #![no_main]
 
-use kstruct::{DecodeOptions, FieldValidation, GroupVersionKind, Interpreter, Pipeline};
+use kstruct::{DecodeExt, DecodeOptions, FieldValidation, GroupVersionKind, Interpreter};
 use libfuzzer_sys::fuzz_target;
 use std::sync::LazyLock;
 

@@ -9,7 +9,7 @@
 #[path = "common/widgets.rs"]
 mod widgets;
 
-use kstruct::{DecodeOptions, FieldValidation};
+use kstruct::{DecodeExt, DecodeOptions, FieldValidation};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -18,7 +18,7 @@
 //! `inplace-compiled`, `inplace-fused`, `inplace-hand` (`kstruct_perf::hand`), `inplace-check`
 //! (all agree).
 
-use kstruct::{DecodeOptions, FieldValidation, Pipeline, RegisteredCrd};
+use kstruct::{DecodeExt, DecodeOptions, FieldValidation, Pipeline, RegisteredCrd};
 use kstruct_perf::{CRD, objects, workloads};
 
 fn main() {

@@ -18,7 +18,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use kstruct::{DecodeOptions, FieldValidation, Pipeline, RegisteredCrd};
+use kstruct::{DecodeExt, DecodeOptions, FieldValidation, Pipeline, RegisteredCrd};
 use kstruct_perf::{CRD, objects, workloads};
 
 /// The passes whose ratio to each other issue 14 asks for.

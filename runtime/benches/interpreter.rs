@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use kstruct::DecodeExt;
 use kstruct::{DecodeOptions, FieldValidation, Interpreter, Pipeline, PruneOptions};
 use serde_json::{Value, json};
 

@@ -1,4 +1,4 @@
-//! The error type of the `kstruct` crate.
+//! Layer 2: the error type of the `kstruct` crate.
 
 use std::path::PathBuf;
 
@@ -60,9 +60,9 @@ pub enum Error {
         /// Why its schema did not convert.
         reason: String,
     },
-    /// The API server would reject the body (see [`Rejection`](crate::decode::Rejection)).
+    /// The API server would reject the body (see [`Rejection`](Rejection)).
     #[error("{}", .0.message)]
-    Rejected(crate::decode::Rejection),
+    Rejected(Rejection),
     /// A `fieldValidation` value the API server does not accept (its 422 on the request's
     /// options).
     #[error("CreateOptions.meta.k8s.io \"\" is invalid: fieldValidation: Unsupported value: {}: supported values: \"\", \"Ignore\", \"Strict\", \"Warn\"", kstruct_schema::go::quote(.0))]
@@ -146,7 +146,7 @@ pub enum Error {
         /// The type whose schema was asked for.
         type_name: String,
         /// Every problem found, in the order of the type's fields.
-        problems: Vec<crate::rust_schema::Problem>,
+        problems: Vec<Problem>,
     },
 }
 
@@ -248,6 +248,75 @@ impl Error {
                 }),
             },
             other => Status::internal(&other.to_string()),
+        }
+    }
+}
+
+/// A create the API server refuses after decoding: its 422 `Invalid` answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Invalid {
+    /// The kind's group.
+    pub group: String,
+    /// The kind.
+    pub kind: String,
+    /// The object's name.
+    pub name: String,
+    /// Each field error, in the server's order.
+    pub errors: Vec<kstruct_schema::field::FieldError>,
+}
+
+/// A body the API server rejects.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rejection {
+    /// The message of the API server's 400 answer, e.g. `Widget in version "v1" cannot be
+    /// handled as a Widget: strict decoding error: unknown field "spec.x"`.
+    pub message: String,
+    /// The decoder's own error, without the handler's wrapping (`strict decoding error: ...`,
+    /// `Object 'Kind' is missing in '...'`, `spec.template.apiVersion: Invalid value: 1: must
+    /// be a string`).
+    pub cause: String,
+    /// For strict decoding failures, each strict error in the API server's order.
+    pub strict_errors: Vec<String>,
+    /// Where in the body a syntax error is, as (line, column), both 1-based: a JSON syntax
+    /// error's (Go's texts name no position), or a YAML error's (whose text names the line).
+    /// Kept out of `message` and `cause`, which are the API server's text.
+    pub position: Option<(usize, usize)>,
+    /// For a create refused by validation (422 `Invalid`): the field errors. `None` for the
+    /// 400s of decoding.
+    pub invalid: Option<Box<Invalid>>,
+}
+
+/// The server's refusal with `message`: a 400 `BadRequest`, or with `invalid` a 422 `Invalid`.
+pub(crate) fn refused(message: String, invalid: Option<Box<Invalid>>) -> Error {
+    Error::Rejected(Rejection {
+        cause: message.clone(),
+        message,
+        strict_errors: Vec::new(),
+        position: None,
+        invalid,
+    })
+}
+
+/// Something the schema of a type cannot do, found when the schema is generated (the derive
+/// finds everything it can at compile time; these depend on other types' schemas or on
+/// values).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The Rust type whose schema has the problem (as `std::any::type_name` prints it).
+    pub type_name: String,
+    /// Where in the schema, as a field path from the outermost type (`spec.items[].name`);
+    /// empty for the outermost node.
+    pub path: String,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}: {}", self.type_name, self.message)
+        } else {
+            write!(f, "{} at `{}`: {}", self.type_name, self.path, self.message)
         }
     }
 }

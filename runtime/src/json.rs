@@ -1,4 +1,4 @@
-//! A JSON decoder that reads request bodies the way the API server does.
+//! Layer 0: a JSON decoder that reads request bodies the way the API server does.
 //!
 //! `serde_json` is exact about JSON, but the API server (Go's `encoding/json` as forked by
 //! `sigs.k8s.io/json`) is lenient where bodies are odd, and strict where `serde_json` is silent:

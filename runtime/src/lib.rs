@@ -29,6 +29,35 @@
 //! - [`json`]: a JSON decoder that reads bodies as the API server does (U+FFFD, int64/float64,
 //!   10,000 levels, duplicate keys).
 //!
+//! # Layers
+//!
+//! The modules form layers that only point down: a module uses modules of lower layers, and
+//! within a layer only those listed before it (left to right). Bottom up (a test in the crate
+//! reads this table and every path in the source, and fails on a path that points up; a new
+//! module needs a row here):
+//!
+//! | layer | modules | what they hold |
+//! |---|---|---|
+//! | 0 | `json` · `text` · `status` · `layering` | the API server's JSON decoder; byte scanning; `metav1.Status` and `Warning` headers; the test that keeps this table |
+//! | 1 | `gvk` · `texts` | group, version and kind, `parse_group_version`; `TextList` and span sorting |
+//! | 2 | `error` · `format` · `messages` | [`Error`], [`Rejection`], [`Invalid`](decode::Invalid), [`Problem`]; [`BodyFormat`], [`FieldValidation`]; Go's error and warning texts |
+//! | 3 | `input` · `source` | reading manifests as kubectl does; field paths' lines and columns |
+//! | 4 | `objectmeta` | how the API server reads, normalises and validates `metadata` |
+//! | 5 | `structural` · `value_validation` | prune, drop nulls, default, prune defaults; OpenAPI value validation and list types |
+//! | 6 | `byte_walk` | the byte walk: a JSON body to the stored bytes in one pass, and its plan |
+//! | 7 | `apiextensions` · `lint` | the typed CRD and `metadata`; everything the API server checks when a CRD is created |
+//! | 8 | `rust_schema` · `resource` · `interop` | schemas of Rust types (the derive's runtime); custom resources and their CRDs; other generators' schemas |
+//! | 9 | `pipeline` | [`Pipeline`], [`PruneOptions`], [`PruneReport`] |
+//! | 10 | `interpreter` · `validation` | [`Interpreter`], the `Pipeline` that walks a schema; create and update validation |
+//! | 11 | `decode` | the write, read and update paths, [`Resolve`](decode::Resolve), the fast path, [`DecodeExt`] |
+//! | 12 | `registry` · `compiled` · `patch` · `scan` | CRDs by group, version and kind; what generated code is built on; PATCH, apply, webhooks; the byte walk's public face |
+//! | 13 | `__private` · `prelude` | this root: re-exports, the prelude, the derive's hidden path |
+//!
+//! Public paths sit where all their items can live: [`validation`] re-exports the value checks
+//! of `value_validation`, [`interpreter`] the algorithms of `structural`, [`scan`] the byte
+//! walk's plan and decoding's fast path. Code for tests only (`#[cfg(test)]`) may use any layer,
+//! and a macro's `$crate::` paths belong where the macro is used.
+//!
 //! Features: `derive` (on by default: `#[derive(CustomResourceSchema)]`), `schemars` (the
 //! schemars 1.x bridge, for kube-rs), `k8s-openapi` (schemas of k8s-openapi's types; it picks
 //! no Kubernetes version).
@@ -53,14 +82,21 @@
 //! assert_eq!(report.unknown_fields, ["spec.colour"]);
 //! ```
 
+pub mod apiextensions;
+mod byte_walk;
 pub mod compiled;
 pub mod decode;
 mod error;
+mod format;
+mod gvk;
 pub mod input;
 pub mod interop;
 pub mod interpreter;
 pub mod json;
+#[cfg(test)]
+mod layering;
 pub mod lint;
+mod messages;
 pub mod objectmeta;
 pub mod patch;
 mod pipeline;
@@ -70,23 +106,53 @@ mod rust_schema;
 pub mod scan;
 pub mod source;
 pub mod status;
+mod structural;
+mod text;
+mod texts;
 pub mod validation;
+mod value_validation;
 
-pub use decode::{BodyFormat, DecodeOptions, Decoded, FieldValidation, Rejection};
-pub use error::Error;
+pub use apiextensions::{ManagedFieldsEntry, ObjectMeta, OwnerReference};
+pub use decode::{DecodeExt, DecodeOptions, Decoded};
+pub use error::{Error, Problem, Rejection};
+pub use format::{BodyFormat, FieldValidation};
+pub use gvk::{GroupVersionKind, parse_group_version};
 pub use interpreter::Interpreter;
 pub use kstruct_schema as schema;
-pub use pipeline::{GroupVersionKind, Pipeline, PruneOptions, PruneReport};
-pub use registry::{RegisteredCrd, Registry, parse_group_version};
-pub use resource::{
-    CustomResource, ManagedFieldsEntry, ObjectMeta, OwnerReference, PrinterColumn, Resource, Scale, apiextensions,
-    crd_for, merge_crds, try_crd_for,
-};
+pub use pipeline::{Pipeline, PruneOptions, PruneReport};
+pub use registry::{RegisteredCrd, Registry};
+pub use resource::{CustomResource, PrinterColumn, Resource, Scale, crd_for, merge_crds, try_crd_for};
+pub use rust_schema::{ArraySchema, CustomResourceSchema, Generator, MapKey, Shape, schema_for, try_schema_for};
+
+/// The traits kstruct's types are used through, and the derive, to import at once:
+/// `use kstruct::prelude::*;`.
+pub mod prelude {
+    pub use crate::decode::DecodeExt;
+    pub use crate::pipeline::Pipeline;
+    pub use crate::{CustomResource, CustomResourceSchema};
+}
+
 #[doc(hidden)]
-pub use rust_schema::__private;
-pub use rust_schema::{
-    ArraySchema, CustomResourceSchema, Generator, MapKey, Problem, Shape, schema_for, try_schema_for,
-};
+pub mod __private {
+    //! What code generated by `#[derive(CustomResourceSchema)]` calls. Not a public API:
+    //! it changes with the derive.
+    pub use crate::interop::Schemars;
+    #[cfg(feature = "schemars")]
+    pub use crate::interop::schemars::json_schema_of;
+    pub use crate::resource::root as resource;
+    pub use crate::rust_schema::builders::*;
+    pub use crate::rust_schema::merge::{make_nullable, union};
+    pub use crate::rust_schema::outline::{
+        Flattened, Found, Names, Outline, PathUse, Property, collect_names, duplicate_problem, find,
+        keeps_unknown_fields, list_map_items_problem, list_map_key_problem, one_of_problem, path_problem,
+        set_items_problem, tag_problem, transition_problem,
+    };
+    pub use crate::rust_schema::shape::Shape;
+    #[cfg(feature = "schemars")]
+    pub use ::schemars;
+    pub use serde;
+    pub use serde_json;
+}
 
 /// `#[derive(CustomResourceSchema)]`: see the crate's README and the derive's documentation.
 #[cfg(feature = "derive")]

@@ -1,4 +1,4 @@
-//! The texts the API server answers with: wrapped decoding errors, strict decoding errors and
+//! Layer 2: the texts the API server answers with: wrapped decoding errors, strict decoding errors and
 //! the warnings fieldValidation=Warn turns them into.
 
 use std::fmt::Write;
@@ -10,8 +10,8 @@ use kstruct_schema::go::{format_float_g, quote};
 use crate::json::JsonError;
 
 /// The serializer's text for a body that is not JSON, or nests too deeply (the position goes
-/// to [`Rejection::position`](super::Rejection::position): Go's texts name none).
-pub(super) fn parse_error(e: &JsonError) -> String {
+/// to [`Rejection::position`](crate::error::Rejection::position): Go's texts name none).
+pub(crate) fn parse_error(e: &JsonError) -> String {
     format!("couldn't get version/kind; json parse error: {}", e.message)
 }
 
@@ -36,7 +36,7 @@ pub(crate) fn strict_decoding_error(errors: &[String]) -> String {
 /// The handler's `transformDecodeError`: the message of the 400 answer to a body that did
 /// not decode. `gvk` is what the decoder reported (kind, version), `into` the kind the
 /// endpoint serves.
-pub(super) fn rejection(gvk: Option<(&str, &str)>, into: Option<&str>, cause: &str, body: &[u8]) -> String {
+pub(crate) fn rejection(gvk: Option<(&str, &str)>, into: Option<&str>, cause: &str, body: &[u8]) -> String {
     match gvk {
         Some((kind, version)) if !kind.is_empty() => {
             let into = into.unwrap_or(kind);
@@ -121,7 +121,7 @@ pub(crate) fn warnings(errors: Vec<String>) -> Vec<String> {
 }
 
 /// `unstructured.NestedString`'s error for a value that is not a string.
-pub(super) fn accessor_error(field: &str, v: &Value) -> String {
+pub(crate) fn accessor_error(field: &str, v: &Value) -> String {
     nested_accessor_error(field, v, "string")
 }
 
@@ -131,7 +131,7 @@ pub(crate) fn nested_accessor_error(fields: &str, v: &Value, expected: &str) -> 
     format!(
         ".{fields} accessor error: {} is of the type {}, expected {expected}",
         go_v(v),
-        crate::objectmeta::go_type_name(v)
+        go_type_name(v)
     )
 }
 
@@ -153,6 +153,19 @@ fn go_v(v: &Value) -> String {
             let parts: Vec<String> = m.iter().map(|(k, v)| format!("{k}:{}", go_v(v))).collect();
             format!("map[{}]", parts.join(" "))
         }
+    }
+}
+
+/// The Go type name `%T` prints for a decoded JSON value.
+pub(crate) fn go_type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "<nil>",
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.is_i64() => "int64",
+        Value::Number(_) => "float64",
+        Value::String(_) => "string",
+        Value::Array(_) => "[]interface {}",
+        Value::Object(_) => "map[string]interface {}",
     }
 }
 

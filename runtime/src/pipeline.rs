@@ -1,13 +1,13 @@
-//! The `Pipeline` trait: what the interpreter and compiled code both do to objects.
+//! Layer 9: the `Pipeline` trait: what the interpreter and compiled code both do to objects.
 
 use serde_json::Value;
 
 use kstruct_schema::field::FieldError;
 
-use crate::Error;
-use crate::decode::{self, DecodeOptions, DecodeReport, Decoded, OneVersion};
+use crate::byte_walk::Plan;
+use crate::gvk::GroupVersionKind;
 use crate::objectmeta::CoerceOptions;
-use crate::validation::SchemaErrors;
+use crate::value_validation::SchemaErrors;
 
 /// Options of [`Pipeline::prune`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -25,28 +25,6 @@ pub struct PruneReport {
     /// Paths of the removed fields, in byte order, as the API server reports them
     /// (`spec.a.b`, `items[0].x`, keys unescaped). Empty unless tracking was asked for.
     pub unknown_fields: Vec<String>,
-}
-
-/// The group, version and kind a pipeline serves.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
-pub struct GroupVersionKind {
-    /// The API group (`example.com`; empty for the core group).
-    pub group: String,
-    /// The version (`v1`).
-    pub version: String,
-    /// The kind (`Widget`).
-    pub kind: String,
-}
-
-impl GroupVersionKind {
-    /// `GroupVersionKind { group, version, kind }`.
-    pub fn new(group: impl Into<String>, version: impl Into<String>, kind: impl Into<String>) -> Self {
-        GroupVersionKind {
-            group: group.into(),
-            version: version.into(),
-            kind: kind.into(),
-        }
-    }
 }
 
 /// What the API server does to custom resources of one kind and version, as one object-safe
@@ -162,7 +140,7 @@ pub trait Pipeline: Send + Sync {
 
     /// What decoding from bytes to bytes walks by ([`scan`](crate::scan)); `None` (the
     /// default) sends every decode through the `Value` path.
-    fn scan_plan(&self) -> Option<&crate::scan::Plan> {
+    fn scan_plan(&self) -> Option<&Plan> {
         None
     }
 
@@ -176,54 +154,5 @@ pub trait Pipeline: Send + Sync {
     /// [`Interpreter::default_pruning_error`](crate::Interpreter::default_pruning_error)).
     fn default_pruning_error(&self) -> Option<&str> {
         None
-    }
-
-    /// Decodes a request body through the API server's write path (see [`decode::request`]).
-    ///
-    /// # Errors
-    /// [`Error::Rejected`] when the API server would reject the body.
-    fn decode(&self, body: &[u8], options: &DecodeOptions) -> Result<Decoded, Error> {
-        decode::request(&OneVersion(self), body, options)
-    }
-
-    /// Decodes a request body as [`decode`](Pipeline::decode) does and appends the stored
-    /// object to `out` as the API server writes it: Go's `encoding/json` of the object (keys in
-    /// byte order, HTML-safe escapes, Go's number spelling), byte for byte what printing
-    /// `decode`'s object with [`marshal_json`](crate::schema::go::marshal_json) gives, with the
-    /// same warnings, field paths and errors (the contract of
-    /// [`decode::request_bytes`](crate::decode::request_bytes)). Nothing is appended on error.
-    ///
-    /// ```
-    /// use kstruct::{DecodeOptions, GroupVersionKind, Interpreter, Pipeline};
-    ///
-    /// let schema = kstruct::schema::convert::from_value(&serde_json::json!({
-    ///     "type": "object",
-    ///     "properties": {"spec": {"type": "object", "properties": {
-    ///         "note": {"type": "string", "default": "<none>"}}}},
-    /// })).unwrap();
-    /// let widget = Interpreter::new(schema).with_resource(GroupVersionKind::new("example.com", "v1", "Widget"));
-    /// let mut out = Vec::new();
-    /// let body = br#"{"kind": "Widget", "apiVersion": "example.com/v1", "spec": {"x": 1}}"#;
-    /// let report = widget.decode_bytes(body, &DecodeOptions::default(), &mut out).unwrap();
-    /// assert_eq!(
-    ///     String::from_utf8(out).unwrap(),
-    ///     r#"{"apiVersion":"example.com/v1","kind":"Widget","spec":{"note":"\u003cnone\u003e"}}"#
-    /// );
-    /// assert_eq!(report.warnings, [r#"unknown field "spec.x""#]);
-    /// ```
-    ///
-    /// # Errors
-    /// As [`decode`](Pipeline::decode).
-    fn decode_bytes(&self, body: &[u8], options: &DecodeOptions, out: &mut Vec<u8>) -> Result<DecodeReport, Error> {
-        decode::request_bytes(&OneVersion(self), body, options, None, out)
-    }
-
-    /// Decodes a stored object through the API server's read-from-storage path (see
-    /// [`decode::storage`]).
-    ///
-    /// # Errors
-    /// [`Error::Rejected`] when the stored bytes cannot be read.
-    fn decode_storage(&self, body: &[u8]) -> Result<Decoded, Error> {
-        decode::storage(&OneVersion(self), body)
     }
 }

@@ -1,4 +1,4 @@
-//! A registry of CRDs loaded at run time, looked up by group, version and kind.
+//! Layer 12: A registry of CRDs loaded at run time, looked up by group, version and kind.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -7,9 +7,9 @@ use kstruct_schema::crd::{self, CustomResourceDefinition};
 
 use crate::Error;
 use crate::decode::{self, DecodeOptions, Decoded, Resolve, Selected, TextList};
+use crate::gvk::GroupVersionKind;
 use crate::input;
 use crate::interpreter::Interpreter;
-use crate::pipeline::GroupVersionKind;
 
 /// One registered CRD, with each version's schema converted and its defaults pruned once.
 #[derive(Debug, Clone)]
@@ -399,19 +399,6 @@ impl Resolve for Served<'_> {
         kind: &str,
     ) -> Result<Option<crate::validation::CreateContext<'_>>, Error> {
         self.0.create_context(group, version, kind)
-    }
-}
-
-/// Splits an `apiVersion` into group and version as Kubernetes' `ParseGroupVersion` does:
-/// `v1` is the core group, `g/v` a group version, anything with more slashes an error.
-pub fn parse_group_version(api_version: &str) -> Result<(&str, &str), String> {
-    if api_version.is_empty() || api_version == "/" {
-        return Ok(("", ""));
-    }
-    match api_version.split_once('/') {
-        None => Ok(("", api_version)),
-        Some((g, v)) if !v.contains('/') => Ok((g, v)),
-        Some(_) => Err(format!("unexpected GroupVersion string: {api_version}")),
     }
 }
 

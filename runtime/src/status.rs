@@ -1,4 +1,4 @@
-//! The API server's answers on the wire: `metav1.Status` bodies for failed requests and
+//! Layer 0: the API server's answers on the wire: `metav1.Status` bodies for failed requests and
 //! `Warning` header values, for fake API servers and test harnesses that answer as the
 //! server does.
 //!

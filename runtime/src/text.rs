@@ -1,4 +1,4 @@
-//! Scanning JSON text sixteen bytes at a time with SSE2 on x86-64, and eight bytes at a time
+//! Layer 0: scanning JSON text sixteen bytes at a time with SSE2 on x86-64, and eight bytes at a time
 //! for what is left and on other machines: the end of a string literal's plain run, and
 //! whether the run holds bytes Go's encoder escapes or that need a UTF-8 check.
 //!

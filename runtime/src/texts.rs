@@ -1,4 +1,4 @@
-//! [`TextList`]: the strings a decode reports (warnings, field paths), kept in one buffer.
+//! Layer 1: [`TextList`]: the strings a decode reports (warnings, field paths), kept in one buffer.
 
 use std::fmt;
 use std::ops::Index;
@@ -250,7 +250,7 @@ fn sort_short(text: &[u8], spans: &mut [(usize, usize)]) {
 /// in them to a shorter one only adds bytes to it, and the rest orders them.
 #[inline]
 fn word16(s: &[u8]) -> u128 {
-    use crate::scan::text::head_of;
+    use crate::text::head_of;
     let rest = s.get(8..).map_or(0, head_of);
     (u128::from(head_of(s)) << 64) | u128::from(rest)
 }

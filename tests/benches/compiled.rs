@@ -10,6 +10,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use kstruct::DecodeExt;
 use kstruct::{DecodeOptions, FieldValidation, Pipeline, PruneOptions};
 use serde_json::Value;
 

@@ -14,6 +14,7 @@
 //! pattern compiles it), `validate-twice` (minus `validate`: validation with patterns compiled), `parse` (kstruct's JSON decode and Go-style print: decode's floor), `serde`
 //! (serde_json parse and print: the baseline).
 
+use kstruct::DecodeExt;
 use kstruct::{DecodeOptions, Pipeline, PruneOptions};
 use serde_json::Value;
 

@@ -7,7 +7,7 @@ use std::fmt::Debug;
 
 use kstruct::schema::{AdditionalProperties, Structural};
 use kstruct::{
-    CustomResourceSchema, DecodeOptions, FieldValidation, Generator, GroupVersionKind, Interpreter, Pipeline,
+    CustomResourceSchema, DecodeExt, DecodeOptions, FieldValidation, Generator, GroupVersionKind, Interpreter,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;

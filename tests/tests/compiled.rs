@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 
+use kstruct::DecodeExt;
 use kstruct::compiled::CompiledCrd;
 use kstruct::decode::Resolve;
 use kstruct::objectmeta::CoerceOptions;

@@ -3,8 +3,9 @@
 
 use std::path::PathBuf;
 
+use kstruct::DecodeExt;
 use kstruct::schema::go::marshal_json;
-use kstruct::{DecodeOptions, Error, FieldValidation, Pipeline};
+use kstruct::{DecodeOptions, Error, FieldValidation};
 use kstruct_tests::{CrdCache, Tally, expect_json, read_jsonl, require_shared};
 use serde_json::{Value, json};
 

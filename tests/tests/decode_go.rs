@@ -3,7 +3,8 @@
 //! strict errors and the same fatal error. The schema keeps every field, so what is compared
 //! is the decoding itself (root metadata, when present, is compared after normalisation).
 
-use kstruct::{BodyFormat, DecodeOptions, Error, FieldValidation, Interpreter, Pipeline};
+use kstruct::DecodeExt;
+use kstruct::{BodyFormat, DecodeOptions, Error, FieldValidation, Interpreter};
 use kstruct_tests::{Tally, expect_json};
 use serde_json::{Value, json};
 

@@ -9,6 +9,7 @@ use k8s_openapi::api::core::v1::{EnvVar, PodTemplateSpec, ResourceRequirements, 
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{Condition, LabelSelector, Time};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+use kstruct::DecodeExt;
 use kstruct::{CustomResource, CustomResourceSchema};
 use kstruct_tests::crd_rules::crd_document_problems;
 use serde::{Deserialize, Serialize};
@@ -337,7 +338,6 @@ fn objects_with_k8s_types_decode_strictly_and_come_back() {
         validate: false,
         max_body_size: None,
     };
-    use kstruct::Pipeline;
     let decoded = kstruct::Interpreter::for_kind::<WorkerPool>()
         .decode(&body, &strict)
         .unwrap();
@@ -354,7 +354,6 @@ fn the_api_servers_defaults_are_serdes_defaults() {
         "status": {}});
     let by_serde: WorkerPool = serde_json::from_value(minimal.clone()).unwrap();
     let decoded = {
-        use kstruct::Pipeline;
         kstruct::Interpreter::for_kind::<WorkerPool>()
             .decode(minimal.to_string().as_bytes(), &kstruct::DecodeOptions::default())
             .unwrap()

@@ -2,6 +2,7 @@
 //! algorithms behave as the reference's do when run twice (pruning, null pruning and defaulting
 //! are idempotent), conversion and serialization round-trip, and YAML/JSON output reads back.
 
+use kstruct::DecodeExt;
 use kstruct::interpreter::{default, prune, prune_defaults, prune_nulls};
 use kstruct::schema::convert::from_value;
 use kstruct::schema::field::Path;
@@ -310,7 +311,7 @@ proptest! {
         extra in prop::collection::btree_map(key(), value(), 0..3),
         repeat in any::<bool>(),
     ) {
-        use kstruct::{Error, FieldValidation, Pipeline};
+        use kstruct::{Error, FieldValidation};
         let (pipeline, obj) = widget(&schema_json, spec, meta, extra);
         let body = repeat_first(go::marshal_json(&obj), repeat);
         let warn = pipeline.decode(body.as_bytes(), &decode_options(FieldValidation::Warn));
@@ -499,7 +500,7 @@ proptest! {
         bytes in prop::collection::vec(any::<u8>(), 0..200),
         edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..6),
     ) {
-        use kstruct::{FieldValidation, Pipeline};
+        use kstruct::{FieldValidation};
         let schema = from_value(&json!({"type": "object", "properties": {"spec": {"type": "object", "properties": {
             "a": {"type": "string", "default": "x"},
             "t": {"type": "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true}}}}}))

@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use kstruct::compiled::{self, CompiledCrd};
 use kstruct::decode::{DecodeReport, Resolve, Selected, TextList};
-use kstruct::{DecodeOptions, Decoded, Error, FieldValidation, Interpreter, Pipeline, RegisteredCrd, Registry};
+use kstruct::{
+    DecodeExt, DecodeOptions, Decoded, Error, FieldValidation, Interpreter, Pipeline, RegisteredCrd, Registry,
+};
 use serde_json::{Value, json};
 
 use super::Outcome;

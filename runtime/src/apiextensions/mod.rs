@@ -1,4 +1,5 @@
-//! The `apiextensions.k8s.io/v1` CustomResourceDefinition as kstruct writes it.
+//! Layer 7: the `apiextensions.k8s.io/v1` CustomResourceDefinition as kstruct writes it, and
+//! the typed `metadata` ([`ObjectMeta`]) it and custom resources carry.
 //!
 //! Fields are declared in the order `kubectl get -o yaml` prints them (alphabetical by JSON
 //! name at every level), and absent or empty fields are left out, so that the JSON and YAML
@@ -7,7 +8,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::ObjectMeta;
+mod object_meta;
+
+pub use object_meta::{ManagedFieldsEntry, ObjectMeta, OwnerReference};
 
 /// A CustomResourceDefinition (`apiextensions.k8s.io/v1`).
 ///

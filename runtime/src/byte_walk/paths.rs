@@ -2,8 +2,8 @@
 //! checked as UTF-8 when read) and checked as text once, when the walk ends: one check of
 //! all the paths costs less than one per path.
 
-use crate::decode::TextList;
-use crate::decode::texts::sort_spans;
+use crate::texts::TextList;
+use crate::texts::sort_spans;
 
 /// Paths being reported: their bytes, one after another, and where each one is.
 #[derive(Default)]

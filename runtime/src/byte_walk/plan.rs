@@ -6,8 +6,8 @@ use std::borrow::Cow;
 use kstruct_schema::Structural;
 use kstruct_schema::go::{marshal_json, write_string};
 
-use super::text::head;
-use crate::interpreter::default;
+use crate::structural::default;
+use crate::text::head;
 
 /// A schema prepared for decoding from bytes (see [`crate::scan`]): everything pruning,
 /// dropping nulls and defaulting decide, in a form read without interpreting the schema

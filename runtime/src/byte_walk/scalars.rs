@@ -5,9 +5,9 @@ use std::borrow::Cow;
 
 use kstruct_schema::go::{format_float_json, write_string, write_string_content};
 
-use super::text;
 use super::walk::{Bail, R, Walker};
 use crate::json;
+use crate::text;
 
 impl<'a> Walker<'a, '_> {
     /// A string literal's text, borrowed from the body when it holds no escapes (nor control

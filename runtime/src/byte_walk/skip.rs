@@ -2,8 +2,8 @@
 //! the whole body before pruning, so skipped values are still checked for syntax, depth,
 //! numbers' range and, while fieldValidation tracks them, repeated keys.
 
-use super::text;
 use super::walk::{Bail, Entry, MAX_DEPTH, R, Walker};
+use crate::text;
 
 impl Walker<'_, '_> {
     /// Passes over a value without writing it, checking what the reference checks: syntax,

@@ -11,7 +11,7 @@
 use kstruct_schema::go::format_float_json;
 use serde_json::{Map, Number, Value};
 
-use super::text;
+use crate::text;
 
 use crate::json;
 
@@ -21,7 +21,7 @@ const MAX_DEPTH: usize = 512;
 
 /// The `Value` of `bytes`, a walk's output; `None` (for the `Value` path to answer) if they are
 /// not what a walk writes.
-pub(super) fn read(bytes: &[u8]) -> Option<Value> {
+pub(crate) fn read(bytes: &[u8]) -> Option<Value> {
     // Checked once here, so that each string is then a slice of checked text.
     let text = std::str::from_utf8(bytes).ok()?;
     let mut r = Reader {

@@ -14,16 +14,16 @@ use kstruct_schema::go::write_string;
 use super::meta::Unknown;
 use super::paths::Paths;
 use super::plan::{Child, Embedded, Node, Plan};
-use super::text;
-use crate::decode::TextList;
 use crate::json::{self, push_decimal};
 use crate::objectmeta::{self, GetOptions};
+use crate::text;
+use crate::texts::TextList;
 
 /// The walker leaves this body to the `Value` path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Bail;
 
-pub(super) type R<T> = Result<T, Bail>;
+pub(crate) type R<T> = Result<T, Bail>;
 
 /// Deeper than this, the `Value` path (which goes to 10,000 levels on a grown stack) answers.
 pub(super) const MAX_DEPTH: usize = 200;
@@ -53,7 +53,7 @@ enum Member {
 /// A member of an object being written: its key, and where its `"key":value` text is in the
 /// output (`start == end` for a member that was read and not written).
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Entry<'a> {
+pub(crate) struct Entry<'a> {
     pub key: &'a [u8],
     /// [`text::head`] of the key: most comparisons end there.
     head: u64,
@@ -107,7 +107,7 @@ impl Seg<'_> {
 }
 
 /// What the walk of a root object found besides the bytes.
-pub(super) struct Root {
+pub(crate) struct Root {
     /// Unknown fields: the first `metadata` of root metadata, in the round trip's order, then
     /// the pruned fields, in byte order.
     pub unknown: TextList,
@@ -120,7 +120,7 @@ pub(super) struct Root {
 }
 
 /// One walk over one body.
-pub(super) struct Walker<'a, 'o> {
+pub(crate) struct Walker<'a, 'o> {
     pub input: &'a [u8],
     pub pos: usize,
     pub out: &'o mut Vec<u8>,

@@ -15,22 +15,23 @@ use std::sync::OnceLock;
 
 pub use serde_json::{Map, Value};
 
-pub use crate::compiled::{CompiledCrd, CompiledSchema, CompiledVersion, Registry};
-pub use crate::interpreter::prune::{Mark, Pruner};
-pub use crate::objectmeta::CoerceOptions;
-pub use crate::objectmeta::coerce::{At, Coercer, resource as coerce_resource};
-pub use crate::pipeline::{GroupVersionKind, Pipeline, PruneOptions, PruneReport};
-pub use crate::scan::{
+pub use crate::byte_walk::{
     Child as ScanChild, Embedded as ScanEmbedded, Node as ScanNode, Plan as ScanPlan, Prop as ScanProp,
 };
-pub use crate::validation::checks::{
+pub use crate::compiled::{CompiledCrd, CompiledSchema, CompiledVersion, Registry};
+pub use crate::gvk::GroupVersionKind;
+pub use crate::objectmeta::CoerceOptions;
+pub use crate::objectmeta::coerce::{At, Coercer, resource as coerce_resource};
+pub use crate::pipeline::{Pipeline, PruneOptions, PruneReport};
+pub use crate::structural::prune::{Mark, Pruner};
+pub use crate::validation::{Numeric, Pattern, Res, ScalePaths, SchemaErrors};
+pub use crate::value_validation::checks::{
     check_type, enum_, forbidden_property, format, item_counts, null_type, number, property_counts, required,
     string_lengths, unique_items,
 };
-pub use crate::validation::{Numeric, Pattern, Res, ScalePaths, SchemaErrors};
 pub use kstruct_schema::field::{FieldError, Path};
 
-use crate::validation::{checks, listtype};
+use crate::value_validation::{checks, listtype};
 
 /// The `kstruct` version generated code is built against: `major.minor` must be the
 /// compiler's.
@@ -153,7 +154,7 @@ pub fn count(r: &mut Res, x: &Value, fixed: usize, string: usize, number: usize)
 /// Whether a custom resource's values are checked against the string format `name` (the
 /// compiler asks, and emits the check only then: the API server ignores other formats).
 pub fn resource_format(name: &str) -> bool {
-    crate::validation::formats::supported_for_resources(name)
+    crate::value_validation::formats::supported_for_resources(name)
 }
 
 fn branch(at: &At<'_>, x: &Value, check: Check) -> Res {
@@ -282,7 +283,7 @@ pub struct NoSchema;
 impl Pipeline for NoSchema {
     fn prune(&self, value: &mut Value, options: PruneOptions) -> PruneReport {
         PruneReport {
-            unknown_fields: crate::interpreter::prune(value, None, options.resource_root, options.track_unknown_fields),
+            unknown_fields: crate::structural::prune(value, None, options.resource_root, options.track_unknown_fields),
         }
     }
 

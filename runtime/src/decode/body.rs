@@ -8,8 +8,8 @@ use kstruct_schema::go::{json_kind, marshal_json, quote};
 use kstruct_schema::yaml;
 
 use super::BodyFormat;
-use super::message;
 use crate::json::{self, dispose};
+use crate::messages;
 
 /// A body read into an object.
 pub(super) struct Read {
@@ -59,7 +59,7 @@ pub(super) fn read(body: &[u8], format: BodyFormat, strict: bool) -> Result<Read
 fn read_json(body: &[u8], strict: bool) -> Result<Read, Failure> {
     let decoded = json::decode_body(body).map_err(|e| Failure {
         position: (e.message != "exceeded max depth").then_some((e.line, e.column)),
-        ..Failure::new(message::parse_error(&e))
+        ..Failure::new(messages::parse_error(&e))
     })?;
     let value = decoded.decoded.value;
     // The pre-parse reads apiVersion/kind case-insensitively, every occurrence in document

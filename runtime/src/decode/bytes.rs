@@ -39,7 +39,7 @@ pub struct DecodeReport {
 /// [`request_in`], with the stored object appended to `out` as the API server writes it (see
 /// [`scan`](crate::scan) for the contract). On error nothing is appended.
 ///
-/// An endpoint's form of [`Pipeline::decode_bytes`](crate::Pipeline::decode_bytes) (whose
+/// An endpoint's form of [`DecodeExt::decode_bytes`](crate::DecodeExt::decode_bytes) (whose
 /// documentation has an example): for a [`RegisteredCrd`](crate::RegisteredCrd), a
 /// [`Registry`](crate::Registry), or a compiled CRD or registry.
 ///
@@ -52,7 +52,7 @@ pub fn request_bytes<R: Resolve + ?Sized>(
     namespace: Option<&str>,
     out: &mut Vec<u8>,
 ) -> Result<DecodeReport, Error> {
-    if let Some(report) = crate::scan::try_request_bytes(target, body, options, out) {
+    if let Some(report) = super::try_request_bytes(target, body, options, out) {
         return Ok(report);
     }
     let decoded = request_by_value(target, body, options, namespace)?;

@@ -4,9 +4,9 @@
 
 use serde_json::Value;
 
-use super::message::accessor_error;
 use super::{Resolve, Selected};
 use crate::Error;
+use crate::messages::accessor_error;
 use crate::objectmeta::{self, CoerceOptions, GetOptions};
 use crate::pipeline::{Pipeline, PruneOptions};
 
@@ -81,7 +81,7 @@ pub(super) fn apply<'a, R: Resolve + ?Sized>(
                     p.prune_nulls(obj);
                 }
                 // A version the CRD does not have: an empty schema.
-                None => unknown.extend(crate::interpreter::prune(obj, None, true, mode.track)),
+                None => unknown.extend(crate::structural::prune(obj, None, true, mode.track)),
             }
         }
         if let Some(p) = p {

@@ -1,4 +1,4 @@
-//! Decoding request bodies and stored objects exactly as the API server does.
+//! Layer 11: decoding request bodies and stored objects exactly as the API server does.
 //!
 //! The write path ([`request`]) is what a create or update of a custom resource goes
 //! through: the body (JSON, or YAML as the API server's YAML content type takes it) is
@@ -50,118 +50,29 @@
 mod body;
 mod bytes;
 mod coercer;
-pub(crate) mod message;
-pub(crate) mod texts;
+mod ext;
+mod scan;
 mod update;
 
 use serde_json::Value;
 
+pub(crate) use crate::error::refused;
+pub use crate::error::{Invalid, Rejection};
+pub use crate::format::{BodyFormat, FieldValidation};
+pub use crate::texts::{TextIter, TextList};
 pub use bytes::{DecodeReport, request_bytes};
-pub use texts::{TextIter, TextList};
+pub use ext::DecodeExt;
+pub use scan::{try_request_bytes, try_request_bytes_prefix, try_request_value};
 pub use update::{OPTIMISTIC_LOCK, update};
 pub(crate) use update::{invalid, update_finish, update_stored};
 
 use crate::Error;
 use crate::json::dispose;
+use crate::messages;
 use crate::pipeline::Pipeline;
 use crate::validation;
 
-/// How to read a body.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub enum BodyFormat {
-    /// JSON when the first non-space byte is `{`, YAML otherwise (as kubectl tells them
-    /// apart).
-    #[default]
-    Auto,
-    /// `application/json`.
-    Json,
-    /// `application/yaml`: converted as `sigs.k8s.io/yaml` converts it; under strict
-    /// decoding, duplicate keys are reported with their lines.
-    Yaml,
-}
-
-/// The API server's `fieldValidation` modes (KEP-2885).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub enum FieldValidation {
-    /// Unknown and duplicate fields fail the request.
-    Strict,
-    /// Unknown and duplicate fields become warnings (the API server's default).
-    #[default]
-    Warn,
-    /// Unknown fields are dropped silently; duplicates are not looked for.
-    Ignore,
-}
-
-impl BodyFormat {
-    /// The format `body` is read in: `Json` or `Yaml` as given; for `Auto`, JSON when the
-    /// body's first non-space byte is `{`, YAML otherwise.
-    ///
-    /// ```
-    /// use kstruct::BodyFormat;
-    /// assert_eq!(BodyFormat::Auto.resolve(b"  {\"a\": 1}"), BodyFormat::Json);
-    /// assert_eq!(BodyFormat::Auto.resolve(b"a: 1"), BodyFormat::Yaml);
-    /// ```
-    pub fn resolve(self, body: &[u8]) -> BodyFormat {
-        match self {
-            BodyFormat::Auto if body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') => BodyFormat::Json,
-            BodyFormat::Auto => BodyFormat::Yaml,
-            f => f,
-        }
-    }
-
-    /// The format of a request body by its `Content-Type` header, as the API server
-    /// negotiates it for custom resources: `application/json` and `application/yaml`
-    /// (parameters such as `charset` ignored, media types compared case-insensitively); an
-    /// absent or empty header is JSON.
-    ///
-    /// # Errors
-    /// [`Error::UnsupportedMediaType`] (the server's 415) for any other media type.
-    ///
-    /// ```
-    /// use kstruct::BodyFormat;
-    /// assert_eq!(BodyFormat::from_content_type("application/yaml; charset=utf-8").unwrap(), BodyFormat::Yaml);
-    /// assert_eq!(BodyFormat::from_content_type("").unwrap(), BodyFormat::Json);
-    /// assert_eq!(
-    ///     BodyFormat::from_content_type("text/plain").unwrap_err().status().code,
-    ///     415
-    /// );
-    /// ```
-    pub fn from_content_type(content_type: &str) -> Result<BodyFormat, Error> {
-        let media = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
-        match media.as_str() {
-            "" | "application/json" => Ok(BodyFormat::Json),
-            "application/yaml" => Ok(BodyFormat::Yaml),
-            _ => Err(Error::UnsupportedMediaType(content_type.to_string())),
-        }
-    }
-}
-
-impl std::str::FromStr for FieldValidation {
-    type Err = Error;
-
-    /// Reads the `fieldValidation` query parameter as the API server does: `Strict`, `Warn`
-    /// or `Ignore`, exactly so spelled, and empty for the default (`Warn`).
-    ///
-    /// ```
-    /// use kstruct::FieldValidation;
-    /// assert_eq!("Strict".parse::<FieldValidation>().unwrap(), FieldValidation::Strict);
-    /// assert_eq!("".parse::<FieldValidation>().unwrap(), FieldValidation::Warn);
-    /// assert_eq!(
-    ///     "strict".parse::<FieldValidation>().unwrap_err().to_string(),
-    ///     r#"CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "strict": supported values: "", "Ignore", "Strict", "Warn""#
-    /// );
-    /// ```
-    fn from_str(s: &str) -> Result<FieldValidation, Error> {
-        match s {
-            "Strict" => Ok(FieldValidation::Strict),
-            "" | "Warn" => Ok(FieldValidation::Warn),
-            "Ignore" => Ok(FieldValidation::Ignore),
-            other => Err(Error::FieldValidation(other.to_string())),
-        }
-    }
-}
-
-/// Options of [`request`] and [`Pipeline::decode`].
+/// Options of [`request`] and [`DecodeExt::decode`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DecodeOptions {
     /// How to treat unknown and duplicate fields.
@@ -199,51 +110,6 @@ pub struct Decoded {
     /// Paths of repeated JSON keys, in document order. Empty under `Ignore` and on the read
     /// path.
     pub duplicate_fields: TextList,
-}
-
-/// A create the API server refuses after decoding: its 422 `Invalid` answer.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Invalid {
-    /// The kind's group.
-    pub group: String,
-    /// The kind.
-    pub kind: String,
-    /// The object's name.
-    pub name: String,
-    /// Each field error, in the server's order.
-    pub errors: Vec<kstruct_schema::field::FieldError>,
-}
-
-/// A body the API server rejects.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Rejection {
-    /// The message of the API server's 400 answer, e.g. `Widget in version "v1" cannot be
-    /// handled as a Widget: strict decoding error: unknown field "spec.x"`.
-    pub message: String,
-    /// The decoder's own error, without the handler's wrapping (`strict decoding error: ...`,
-    /// `Object 'Kind' is missing in '...'`, `spec.template.apiVersion: Invalid value: 1: must
-    /// be a string`).
-    pub cause: String,
-    /// For strict decoding failures, each strict error in the API server's order.
-    pub strict_errors: Vec<String>,
-    /// Where in the body a syntax error is, as (line, column), both 1-based: a JSON syntax
-    /// error's (Go's texts name no position), or a YAML error's (whose text names the line).
-    /// Kept out of `message` and `cause`, which are the API server's text.
-    pub position: Option<(usize, usize)>,
-    /// For a create refused by validation (422 `Invalid`): the field errors. `None` for the
-    /// 400s of decoding.
-    pub invalid: Option<Box<Invalid>>,
-}
-
-/// The server's refusal with `message`: a 400 `BadRequest`, or with `invalid` a 422 `Invalid`.
-pub(crate) fn refused(message: String, invalid: Option<Box<Invalid>>) -> Error {
-    Error::Rejected(Rejection {
-        cause: message.clone(),
-        message,
-        strict_errors: Vec::new(),
-        position: None,
-        invalid,
-    })
 }
 
 /// What an endpoint serves: which pipeline, if any, processes an object of a given group,
@@ -297,7 +163,7 @@ pub enum Selected<'a, P: ?Sized> {
 
 /// Decodes a request body through the API server's write path.
 ///
-/// A JSON body of a served version is walked once ([`scan::try_request_value`](crate::scan::try_request_value)): what the
+/// A JSON body of a served version is walked once ([`try_request_value`]): what the
 /// schema prunes is skipped, never allocated, and the object is built from the stored bytes.
 /// Anything else takes [`request_by_value`]; both give the same answer.
 ///
@@ -322,7 +188,7 @@ pub fn request_in<R: Resolve + ?Sized>(
     options: &DecodeOptions,
     namespace: Option<&str>,
 ) -> Result<Decoded, Error> {
-    match crate::scan::try_request_value(target, body, options, namespace) {
+    match scan::try_request_value(target, body, options, namespace) {
         Some(answer) => answer,
         None => request_by_value(target, body, options, namespace),
     }
@@ -354,12 +220,12 @@ pub fn request_by_value<R: Resolve + ?Sized>(
     };
     let mut stage = decode(target, body, options.format, mode)?.map_err(Error::Rejected)?;
     let mut errors = std::mem::take(&mut stage.strict_errors);
-    errors.extend(stage.unknown_fields.iter().map(|p| message::unknown_field(p)));
+    errors.extend(stage.unknown_fields.iter().map(|p| messages::unknown_field(p)));
     if options.field_validation == FieldValidation::Strict && !errors.is_empty() {
         dispose(stage.object);
-        let cause = message::strict_decoding_error(&errors);
+        let cause = messages::strict_decoding_error(&errors);
         return Err(Error::Rejected(Rejection {
-            message: message::rejection(Some((&stage.kind, &stage.version)), target.served_kind(), &cause, body),
+            message: messages::rejection(Some((&stage.kind, &stage.version)), target.served_kind(), &cause, body),
             cause,
             strict_errors: errors,
             position: None,
@@ -371,7 +237,7 @@ pub fn request_by_value<R: Resolve + ?Sized>(
     }
     let (object, create_warnings) = validated(target, stage.object, namespace, options.validate)?;
     let mut warnings = if options.field_validation == FieldValidation::Warn {
-        message::warnings(errors)
+        messages::warnings(errors)
     } else {
         Vec::new()
     };
@@ -514,7 +380,7 @@ fn decode<'a, R: Resolve + ?Sized>(
                 (k, _) => (k, v.as_str()),
             });
             return Ok(Err(Rejection {
-                message: message::rejection(gvk, into, &f.cause, body),
+                message: messages::rejection(gvk, into, &f.cause, body),
                 cause: f.cause,
                 strict_errors: Vec::new(),
                 position: f.position,
@@ -537,7 +403,7 @@ fn decode<'a, R: Resolve + ?Sized>(
         Err(coercer::Failure::Rejected(cause)) => {
             dispose(object);
             Ok(Err(Rejection {
-                message: message::rejection(Some((&kind, &version)), into, &cause, body),
+                message: messages::rejection(Some((&kind, &version)), into, &cause, body),
                 cause,
                 strict_errors: Vec::new(),
                 position: None,
@@ -552,7 +418,7 @@ fn decode<'a, R: Resolve + ?Sized>(
 }
 
 /// A [`Pipeline`] as an endpoint: a CRD with that one version (or, without
-/// [`Pipeline::resource`], whatever object comes). What [`Pipeline::decode`] decodes with;
+/// [`Pipeline::resource`], whatever object comes). What [`DecodeExt::decode`] decodes with;
 /// wrap a pipeline in it to call this module's functions, e.g. [`request_by_value`].
 pub struct OneVersion<'a, P: ?Sized>(pub &'a P);
 

@@ -1,4 +1,4 @@
-//! Reading a stream of objects (JSON values or YAML documents) as kubectl reads manifests.
+//! Layer 3: reading a stream of objects (JSON values or YAML documents) as kubectl reads manifests.
 
 use std::path::{Path, PathBuf};
 
@@ -7,7 +7,7 @@ use serde_json::Value;
 use kstruct_schema::yaml;
 
 use crate::Error;
-use crate::decode::BodyFormat;
+use crate::format::BodyFormat;
 
 mod stream;
 

@@ -163,7 +163,7 @@ impl<R: Read> JsonStream<R> {
                     }
                     // Strings are most of a document: their plain runs are passed over a
                     // word at a time.
-                    i = crate::scan::text::stop(&self.buf[..end], i);
+                    i = crate::text::stop(&self.buf[..end], i);
                     if i == end {
                         break;
                     }
@@ -360,7 +360,7 @@ impl<R: Read> JsonStream<R> {
 /// How many `\n` bytes `b` holds, counted 32 bytes at a time (one byte-wide sum per chunk:
 /// about a third of the instructions of a filtered count).
 fn newlines(b: &[u8]) -> usize {
-    let (n, tail) = crate::scan::text::count_newlines(b);
+    let (n, tail) = crate::text::count_newlines(b);
     n + tail.iter().filter(|&&x| x == b'\n').count()
 }
 

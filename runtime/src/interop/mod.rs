@@ -1,4 +1,4 @@
-//! Schemas from elsewhere: JSON Schema as other generators write it ([`json_schema`]), the
+//! Layer 8: schemas from elsewhere: JSON Schema as other generators write it ([`json_schema`]), the
 //! `schemars` bridge (feature `schemars`) and k8s-openapi's types (feature `k8s-openapi`).
 
 pub mod json_schema;

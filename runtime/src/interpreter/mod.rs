@@ -1,24 +1,19 @@
-//! The interpreter: the executable specification of the API server's algorithms, walking a
-//! [`Structural`] schema. Compiled code must agree with it on every input.
+//! Layer 10: the interpreter, the [`Pipeline`] that walks a [`Structural`] schema with the
+//! structural algorithms (re-exported here from the layer below): the executable
+//! specification of the API server's algorithms. Compiled code must agree with it on every
+//! input.
 
-mod default;
-pub(crate) mod nulls;
-pub(crate) mod prune;
-mod prune_defaults;
-
-pub use default::default;
-pub use nulls::prune_nulls;
-pub use prune::prune;
-pub use prune_defaults::prune_defaults;
+pub use crate::structural::{default, prune, prune_defaults, prune_nulls};
 
 use serde_json::Value;
 
 use kstruct_schema::Structural;
 use kstruct_schema::field::{FieldError, Path};
 
+use crate::gvk::GroupVersionKind;
 use crate::objectmeta::{self, CoerceOptions};
-use crate::pipeline::{GroupVersionKind, Pipeline, PruneOptions, PruneReport};
-use crate::validation::SchemaErrors;
+use crate::pipeline::{Pipeline, PruneOptions, PruneReport};
+use crate::value_validation::SchemaErrors;
 
 /// A [`Pipeline`] that interprets a schema: the fallback for CRDs only known at run time and
 /// the oracle for generated code.
@@ -32,7 +27,7 @@ pub struct Interpreter {
     /// nothing to do and is skipped.
     embeds_resources: bool,
     /// The byte walk's plan, built at the first decode to bytes.
-    scan_plan: std::sync::OnceLock<Option<crate::scan::Plan>>,
+    scan_plan: std::sync::OnceLock<Option<crate::byte_walk::Plan>>,
 }
 
 fn embeds_resources(schema: Option<&Structural>) -> bool {
@@ -72,7 +67,7 @@ impl Interpreter {
     /// API server's treatment of `R` objects, with no CRD file in between.
     ///
     /// ```
-    /// use kstruct::{CustomResourceSchema, DecodeOptions, Interpreter, Pipeline};
+    /// use kstruct::{DecodeOptions, Interpreter, prelude::*};
     ///
     /// #[derive(serde::Serialize, serde::Deserialize, Clone, Debug, CustomResourceSchema)]
     /// #[kstruct(group = "x.io", version = "v1", kind = "Backup")]
@@ -142,13 +137,13 @@ impl Pipeline for Interpreter {
 
     fn validate(&self, value: &Value) -> SchemaErrors {
         match &self.schema {
-            Some(s) => crate::validation::validate_schema(s, value),
+            Some(s) => crate::value_validation::validate_schema(s, value),
             None => SchemaErrors::default(),
         }
     }
 
     fn has_validation_rules(&self) -> bool {
-        self.schema.as_ref().is_some_and(crate::validation::has_cel_rules)
+        self.schema.as_ref().is_some_and(crate::value_validation::has_cel_rules)
     }
 
     fn structural(&self) -> Option<&Structural> {
@@ -163,9 +158,9 @@ impl Pipeline for Interpreter {
         self.preserve_unknown_fields
     }
 
-    fn scan_plan(&self) -> Option<&crate::scan::Plan> {
+    fn scan_plan(&self) -> Option<&crate::byte_walk::Plan> {
         self.scan_plan
-            .get_or_init(|| crate::scan::Plan::new(self.schema.as_ref()))
+            .get_or_init(|| crate::byte_walk::Plan::new(self.schema.as_ref()))
             .as_ref()
     }
 

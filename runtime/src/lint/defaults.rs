@@ -9,9 +9,9 @@ use serde_json::{Map, Value};
 use kstruct_schema::Structural;
 use kstruct_schema::field::{BadValue, FieldError, Path};
 
-use crate::interpreter::prune;
 use crate::objectmeta::{self, CoerceOptions, coerce};
-use crate::validation::{Mode, Node, openapi};
+use crate::structural::prune;
+use crate::value_validation::{Mode, Node, openapi};
 
 /// Coercion as `ValidateDefaults` runs it: report, never drop.
 const REPORT: CoerceOptions = CoerceOptions {

@@ -1,4 +1,4 @@
-//! What the API server checks when a CustomResourceDefinition is created, as a library: the
+//! Layer 7: what the API server checks when a CustomResourceDefinition is created, as a library: the
 //! CRD registry strategy's validation (`ValidateCustomResourceDefinition`) after v1 decoding,
 //! defaulting and conversion, with the reference's messages and paths. An operator's test can
 //! assert that its generated CRD would be accepted; `kstruct lint` prints the same findings.

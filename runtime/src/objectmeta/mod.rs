@@ -1,4 +1,4 @@
-//! ObjectMeta and TypeMeta handling: how the API server reads, normalises and writes back
+//! Layer 4: ObjectMeta and TypeMeta handling: how the API server reads, normalises and writes back
 //! `metadata`, at the root of a custom resource and in embedded resources
 //! (`x-kubernetes-embedded-resource`).
 
@@ -72,7 +72,7 @@ pub fn get_object_meta(obj: &Map<String, Value>, opts: &GetOptions) -> Result<Fo
     let Value::Object(fields) = metadata else {
         return Err(format!(
             "invalid metadata: expected object, got {}",
-            go_type_name(metadata)
+            crate::messages::go_type_name(metadata)
         ));
     };
     // Field by field: a field that decodes on its own is kept, any other is dropped whole.
@@ -111,19 +111,6 @@ pub fn set_object_meta(obj: &mut Map<String, Value>, meta: Option<&ObjectMeta>) 
                 crate::json::dispose(old);
             }
         }
-    }
-}
-
-/// The Go type name `%T` prints for a decoded JSON value.
-pub(crate) fn go_type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "<nil>",
-        Value::Bool(_) => "bool",
-        Value::Number(n) if n.is_i64() => "int64",
-        Value::Number(_) => "float64",
-        Value::String(_) => "string",
-        Value::Array(_) => "[]interface {}",
-        Value::Object(_) => "map[string]interface {}",
     }
 }
 

@@ -115,7 +115,7 @@ pub fn apply<R: Resolve + ?Sized>(
         if options.field_validation == FieldValidation::Strict {
             return Err(bad_request(format!("error strict decoding YAML: {err}")));
         }
-        warnings = decode::message::warnings(vec![err]);
+        warnings = crate::messages::warnings(vec![err]);
     }
     let structural = pipeline.and_then(|p| p.structural());
     let Some(old) = old else {

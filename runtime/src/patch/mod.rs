@@ -1,7 +1,7 @@
-//! PATCH of custom resources, as the API server's patch handler does it: RFC 6902 JSON patch
+//! Layer 12: PATCH of custom resources, as the API server's patch handler does it: RFC 6902 JSON patch
 //! ([`json`]) and RFC 7386 merge patch ([`merge`]) applied to the stored object, the result
 //! decoded through the write path with fieldValidation and then updated as a PUT is
-//! ([`decode::update`](crate::decode::update)); server-side apply bodies ([`apply`]); and
+//! ([`decode::update`](crate::decode::update())); server-side apply bodies ([`apply`]); and
 //! what the server keeps of an object a mutating admission webhook patched ([`webhook`]).
 //!
 //! ```
@@ -267,14 +267,14 @@ fn finish<R: Resolve + ?Sized>(
     errors.extend(decoded.warnings.iter().map(str::to_string));
     if options.field_validation == FieldValidation::Strict && !errors.is_empty() {
         crate::json::dispose(std::mem::take(&mut decoded.object));
-        let mut e = invalid(decode::message::strict_decoding_error(&errors));
+        let mut e = invalid(crate::messages::strict_decoding_error(&errors));
         if let Error::Rejected(r) = &mut e {
             r.strict_errors = errors;
         }
         return Err(e);
     }
     decoded.warnings = if options.field_validation == FieldValidation::Warn {
-        decode::message::warnings(errors).into()
+        crate::messages::warnings(errors).into()
     } else {
         Vec::<String>::new().into()
     };

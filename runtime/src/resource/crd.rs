@@ -2,12 +2,12 @@
 
 use serde_json::Value;
 
-use super::apiextensions::{
+use super::{CustomResource, ObjectMeta, Resource};
+use crate::apiextensions::{
     CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionNames,
     CustomResourceDefinitionSpec, CustomResourceDefinitionVersion, CustomResourceSubresourceScale,
     CustomResourceSubresourceStatus, CustomResourceSubresources, CustomResourceValidation, SelectableField,
 };
-use super::{CustomResource, ObjectMeta, Resource};
 use crate::rust_schema::Problem;
 use crate::rust_schema::outline::{PathUse, Text, write_missing_field, write_path_type_problem};
 

@@ -2,8 +2,8 @@
 
 use std::collections::BTreeMap;
 
-use super::apiextensions::CustomResourceDefinition;
 use crate::Error;
+use crate::apiextensions::CustomResourceDefinition;
 
 /// Merges the CRDs of several versions of one kind (each from its own
 /// [`CustomResource::crd`](super::CustomResource::crd), the types living in different

@@ -1,4 +1,4 @@
-//! Custom resources as Rust types: [`CustomResource`], the root type the derive generates
+//! Layer 8: custom resources as Rust types: [`CustomResource`], the root type the derive generates
 //! from a spec type's resource attributes, and the CRD it describes.
 //!
 //! ```
@@ -24,20 +24,19 @@
 //! );
 //! ```
 
-pub mod apiextensions;
 mod crd;
 mod merge;
 mod object_meta;
 #[doc(hidden)]
 pub mod root;
 
+pub use crate::apiextensions::ObjectMeta;
 pub use crd::{crd_for, try_crd_for};
 pub use merge::merge_crds;
 #[allow(unused_imports)] // Used by the interop features.
 pub(crate) use object_meta::embedded_object_meta;
-pub use object_meta::{ManagedFieldsEntry, ObjectMeta, OwnerReference};
 
-use apiextensions::CustomResourceDefinition;
+use crate::apiextensions::CustomResourceDefinition;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 

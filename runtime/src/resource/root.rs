@@ -7,7 +7,7 @@ use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor}
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use super::{ObjectMeta, Resource};
-use crate::rust_schema::__private::{Object, field_schema};
+use crate::rust_schema::builders::{Object, field_schema};
 use crate::rust_schema::{Generator, typed};
 use kstruct_schema::Structural;
 

@@ -693,7 +693,7 @@ impl<'a> Node<'a> {
     /// missing field gives `None` back).
     pub fn default(&mut self, value: Option<Value>) -> &mut Self {
         if let Some(mut v) = value {
-            crate::interpreter::nulls::prune_nulls(&mut v, Some(self.schema));
+            crate::structural::nulls::prune_nulls(&mut v, Some(self.schema));
             self.schema.generic.default = Some(v);
         }
         self

@@ -1,4 +1,4 @@
-//! Where fields are in a manifest's text: the line and column of every key, so that a field
+//! Layer 3: where fields are in a manifest's text: the line and column of every key, so that a field
 //! path the API server reports (`spec.template.metadata.colour`, `spec.ports[0].x`) can be
 //! shown where a person wrote it.
 //!
@@ -20,7 +20,7 @@
 mod json;
 mod yaml;
 
-use crate::decode::BodyFormat;
+use crate::format::BodyFormat;
 
 /// A place in a text: 1-based line, and 1-based column counted in characters (not bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -4,12 +4,11 @@
 
 use serde_json::{Map, Value};
 
-use kstruct_schema::Structural;
 use kstruct_schema::crd::ScaleSubresource;
 use kstruct_schema::field::{BadValue, ErrorKind, FieldError, Path};
 use kstruct_schema::names::is_dns1123_subdomain;
 
-use crate::decode::message::nested_accessor_error;
+use crate::messages::nested_accessor_error;
 use crate::objectmeta::{self, GetOptions, path_segment_name, validate_object_meta};
 use crate::pipeline::Pipeline;
 
@@ -346,14 +345,6 @@ fn nested<'a>(obj: &'a Value, path: &str) -> Result<Option<&'a Value>, String> {
 
 fn type_error(path: &str, v: &Value, expected: &str) -> String {
     nested_accessor_error(path.strip_prefix('.').unwrap_or(path), v, expected)
-}
-
-/// Whether any node of `s` has `x-kubernetes-validations` (the server builds a CEL validator
-/// only then). kstruct does not evaluate them.
-pub fn has_cel_rules(s: &Structural) -> bool {
-    let mut found = false;
-    s.walk(&mut |n| found |= n.x_validations.as_ref().is_some_and(|r| !r.is_empty()));
-    found
 }
 
 /// The errors that stop CEL rules from running (`hasBlockingErr`).

@@ -1,4 +1,4 @@
-//! Validating values against a schema, as the API server does: OpenAPI value validation
+//! Layer 5: validating values against a schema, as the API server does: OpenAPI value validation
 //! (kube-openapi's `SchemaValidator`, with its messages) and list-type uniqueness
 //! (`x-kubernetes-list-type: set` and `map`). This is what checks CRD defaults when a CRD is
 //! created ([`lint`](crate::lint)), and the core of validating objects.
@@ -25,12 +25,10 @@
 //! ```
 
 pub(crate) mod checks;
-mod create;
 pub(crate) mod formats;
 pub(crate) mod listtype;
 mod node;
 pub(crate) mod openapi;
-mod update;
 
 use serde_json::Value;
 
@@ -38,13 +36,8 @@ use kstruct_schema::Structural;
 use kstruct_schema::field::{FieldError, Path};
 
 pub use checks::{Numeric, Pattern, Res};
-pub use create::{
-    CreateContext, ScalePaths, apply_request_namespace, create_warnings, has_cel_rules, invalid_message,
-    prepare_for_create, validate_create, wipe_system_fields,
-};
 pub(crate) use node::Node;
 pub(crate) use openapi::Mode;
-pub use update::{before_update, prepare_for_update, update_warnings, validate_update};
 
 /// OpenAPI value validation of a custom resource (the API server's `ValidateCustomResource`):
 /// `x-kubernetes-int-or-string` accepts integers and strings, unsupported formats are ignored.
@@ -109,4 +102,12 @@ pub fn validate_schema(schema: &Structural, value: &Value) -> SchemaErrors {
         embedded_resources: crate::objectmeta::validate(&Path::nil(), value, Some(schema), false),
         list_types: validate_list_types(None, schema, value),
     }
+}
+
+/// Whether any node of `s` has `x-kubernetes-validations` (the server builds a CEL validator
+/// only then). kstruct does not evaluate them.
+pub fn has_cel_rules(s: &Structural) -> bool {
+    let mut found = false;
+    s.walk(&mut |n| found |= n.x_validations.as_ref().is_some_and(|r| !r.is_empty()));
+    found
 }

@@ -1,46 +1,14 @@
-//! Decoding a JSON body straight to the bytes the API server would store, without building a
-//! `Value`: the body is read once, and the stored object written as it is read — unknown
-//! fields skipped (still checked for syntax, depth, numbers' range and, when tracked,
-//! repeated keys), non-nullable nulls dropped, defaults written from constants printed once
-//! per schema, objects' keys put in byte order as Go's encoder orders them.
-//!
-//! The same walk gives `decode` its `Value` ([`try_request_value`]): the stored bytes are read
-//! back, so what the schema prunes is never allocated, and a create is then validated on the
-//! object as the `Value` path validates it.
-//!
-//! A [`Plan`] is what the walk reads of a schema. [`Pipeline::scan_plan`] hands it out: the
-//! interpreter builds it once from its schema.
-//!
-//! The walk covers the bodies decoding sees every day: JSON objects of a served CRD version.
-//! Whatever else comes — YAML, syntax errors, a version without a plan, repeated keys while
-//! fieldValidation tracks them, escaped keys, nesting beyond 200 levels, bytes with create
-//! validation, a `Value` holding a float Go prints as an integer (from the body, a default or
-//! `managedFields`: see [`Plan::value_exact`]) — goes the `Value` path
-//! ([`decode::request_by_value`](crate::decode::request_by_value), the specification), so
-//! answers and errors are that path's by construction. The contract (bytes equal to
-//! `marshal_json` of the `Value` path's object, the `Value` equal to its object, same warnings
-//! and paths) is checked by differential tests over the corpus, property tests and a fuzz
-//! target.
+//! The fast path of decoding: a JSON body walked once, straight to the bytes the API server
+//! would store ([`try_request_bytes`]) or to the object it would go on with
+//! ([`try_request_value`]), by the byte walk of the layer below. Whatever the walk does not
+//! take goes [`request_by_value`](super::request_by_value)'s way, so answers and errors are
+//! that path's by construction.
 
-mod export;
-mod meta;
-mod paths;
-mod plan;
-mod scalars;
-mod skip;
-pub(crate) mod text;
-mod value;
-mod walk;
-
-pub use export::PlanWriter;
-pub use plan::Plan;
-#[doc(hidden)]
-pub use plan::{Child, Embedded, Node, Prop};
-
-use crate::decode::{
-    BodyFormat, DecodeOptions, DecodeReport, Decoded, FieldValidation, Resolve, Selected, TextList, message,
-};
-use crate::{Error, Pipeline};
+use crate::byte_walk::{Plan, value, walk};
+use crate::decode::{BodyFormat, DecodeOptions, DecodeReport, Decoded, FieldValidation, Resolve, Selected, TextList};
+use crate::error::Error;
+use crate::messages;
+use crate::pipeline::Pipeline;
 
 /// The walk alone: [`decode::request_bytes`](crate::decode::request_bytes)'s answer for
 /// `body` when the walk gives it, with the object appended to `out`; `None`, with nothing
@@ -210,7 +178,7 @@ fn walk<R: Resolve + ?Sized>(
         if kind.is_empty() {
             return None;
         }
-        let (group, version) = crate::parse_group_version(api_version).ok()?;
+        let (group, version) = crate::gvk::parse_group_version(api_version).ok()?;
         match target.resolve(group, version, kind).ok()? {
             Selected::Crd {
                 pipeline: Some(p),
@@ -254,13 +222,13 @@ fn walk<R: Resolve + ?Sized>(
         return None;
     }
     // The warnings are the unknown fields' strict errors, each text once (as
-    // `message::warnings` keeps them; distinct paths can print alike, `a.b` and `a` > `b`).
+    // `messages::warnings` keeps them; distinct paths can print alike, `a.b` and `a` > `b`).
     // The pruned and embedded lists come sorted: a repeat within one is next to its first.
     let paths = unknown.len() + embedded.len();
     let bytes = unknown.text_len() + embedded.text_len();
-    let mut warnings = TextList::with_capacity(paths, bytes + paths * (message::UNKNOWN_FIELD.len() + 1));
+    let mut warnings = TextList::with_capacity(paths, bytes + paths * (messages::UNKNOWN_FIELD.len() + 1));
     let (text, spans) = unknown.parts();
-    let mut warn = |p: &str| warnings.push_wrapped(message::UNKNOWN_FIELD, p, "\"");
+    let mut warn = |p: &str| warnings.push_wrapped(messages::UNKNOWN_FIELD, p, "\"");
     // Only a path that begins as root metadata's do can be one of them (`metadata.x`, or a
     // pruned `metadata.x` key of the root); root metadata reports at most 100 fields.
     let (meta, pruned) = spans.split_at(metadata.min(spans.len()));

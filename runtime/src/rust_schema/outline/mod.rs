@@ -28,7 +28,7 @@ pub use text::{Names, Text};
 
 use super::Shape;
 
-/// The compile-time outline of a type's schema (see the [module](self) docs).
+/// The compile-time outline of a type's schema (see the module docs of `rust_schema::outline`).
 ///
 /// Each field is a certainty: `nullable: true` means the schema is nullable for sure;
 /// `properties: Some` means that the object's own properties, its `additionalProperties`

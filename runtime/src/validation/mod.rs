@@ -1,0 +1,16 @@
+//! Layer 10: what the API server does to a decoded custom resource before it stores it: the
+//! registry's and the strategy's steps of a create ([`validate_create`]) and of an update
+//! ([`validate_update`]), with the value validation of the layer below
+//! ([`validate_value`], [`validate_list_types`], [`validate_schema`]) re-exported here.
+
+mod create;
+mod update;
+
+pub use crate::value_validation::{
+    Numeric, Pattern, Res, SchemaErrors, has_cel_rules, validate_list_types, validate_schema, validate_value,
+};
+pub use create::{
+    CreateContext, ScalePaths, apply_request_namespace, create_warnings, invalid_message, prepare_for_create,
+    validate_create, wipe_system_fields,
+};
+pub use update::{before_update, prepare_for_update, update_warnings, validate_update};
