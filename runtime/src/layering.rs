@@ -1,11 +1,12 @@
 //! Layer 0 (test only): the test that keeps the crate's modules in layers that only point down.
 //!
-//! The table of layers is the crate root's documentation ("Layers", one row per module): this
-//! test reads it from `lib.rs`, then reads every `crate::`, `$crate::` and `super::` path in
-//! `src/` (`use` items, inline paths, groups) and fails, naming the file, the line and both
-//! modules, when one reaches a module of a higher layer, or one listed after it in its own
-//! layer. Paths through the crate root's re-exports count for the module that defines the
-//! item. Comments and literals are not read: a doc link may point anywhere.
+//! The table of layers is the crate root's documentation ("Layers": a row per layer, its
+//! modules in order): this test reads it from `lib.rs`, then reads every `crate::` and
+//! `super::` path in `src/` (`use` items, inline paths, groups) and fails, naming the file, the
+//! line and both modules, when one reaches a module of a higher layer, or one listed after it in
+//! its own layer. Paths through the crate root's re-exports count for the module that defines
+//! the item. Comments and literals are not read (a doc link may point anywhere), nor is code for
+//! tests only, nor a macro's `$crate::` paths, which resolve where the macro is used.
 //!
 //! It reads the source as tokens, not as a syntax tree: paths are all it needs, and it keeps
 //! the test at a few milliseconds with no dependency.
