@@ -56,7 +56,7 @@ mod update;
 
 use serde_json::Value;
 
-pub(crate) use crate::error::refused;
+use crate::error::refused;
 pub use crate::error::{Invalid, Rejection};
 pub use crate::format::{BodyFormat, FieldValidation};
 pub use crate::texts::{TextIter, TextList};

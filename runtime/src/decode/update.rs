@@ -121,7 +121,7 @@ pub(crate) fn update_finish<R: Resolve + ?Sized>(
 }
 
 fn bad_request(message: String) -> Error {
-    super::refused(message, None)
+    crate::error::refused(message, None)
 }
 
 fn text<'a>(v: &'a Value, pointer: &str) -> &'a str {
@@ -221,7 +221,7 @@ fn update_object<R: Resolve + ?Sized>(
 /// The API server's 422 `Invalid` answer.
 pub(crate) fn invalid(group: &str, kind: &str, name: &str, errors: Vec<FieldError>) -> Error {
     let message = validation::invalid_message(group, kind, name, &errors);
-    super::refused(
+    crate::error::refused(
         message,
         Some(Box::new(super::Invalid {
             group: group.to_string(),

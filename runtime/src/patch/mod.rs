@@ -106,7 +106,7 @@ pub fn patch<R: Resolve + ?Sized>(
 }
 
 fn bad_request(message: String) -> Error {
-    decode::refused(message, None)
+    crate::error::refused(message, None)
 }
 
 fn check_size(body: &[u8], options: &DecodeOptions) -> Result<(), Error> {

@@ -2,7 +2,8 @@
 
 use serde_json::Value;
 
-use super::{CustomResource, ObjectMeta, Resource};
+use super::{CustomResource, Resource};
+use crate::apiextensions::ObjectMeta;
 use crate::apiextensions::{
     CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionNames,
     CustomResourceDefinitionSpec, CustomResourceDefinitionVersion, CustomResourceSubresourceScale,

@@ -30,13 +30,12 @@ mod object_meta;
 #[doc(hidden)]
 pub mod root;
 
-pub use crate::apiextensions::ObjectMeta;
 pub use crd::{crd_for, try_crd_for};
 pub use merge::merge_crds;
 #[allow(unused_imports)] // Used by the interop features.
 pub(crate) use object_meta::embedded_object_meta;
 
-use crate::apiextensions::CustomResourceDefinition;
+use crate::apiextensions::{CustomResourceDefinition, ObjectMeta};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 

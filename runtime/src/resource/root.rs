@@ -6,7 +6,8 @@ use std::marker::PhantomData;
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use super::{ObjectMeta, Resource};
+use super::Resource;
+use crate::apiextensions::ObjectMeta;
 use crate::rust_schema::builders::{Object, field_schema};
 use crate::rust_schema::{Generator, typed};
 use kstruct_schema::Structural;
