@@ -144,7 +144,7 @@ fn json_lines_carry_the_servers_messages_and_positions() {
     );
     assert_eq!(
         lines[3],
-        r#"{"summary":{"documents":3,"objects":2,"crds":1,"files":2,"ok":2,"warnings":0,"errors":1,"skipped":0,"unreadable":0,"valueValidation":true,"celUnchecked":0,"hidden":0}}"#
+        r#"{"summary":{"documents":3,"objects":2,"crds":1,"files":2,"ok":2,"warnings":0,"errors":1,"skipped":0,"unreadable":0,"valueValidation":true,"rulesChecked":0,"hidden":0}}"#
     );
     // --show stored adds what the server would store.
     let o = check_in(
@@ -657,9 +657,8 @@ status: {ready: true}
         [
             "gadgets.yaml:5:1: error: spec.size: Required value",
             "gadgets.yaml:6:3: error: spec.mode: Unsupported value: \"quick\": supported values: \"fast\", \"safe\"",
-            "gadgets.yaml:1:1: error: <nil>: Invalid value: \"null\": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+            "gadgets.yaml:1:1: error: <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
             "checked 2 objects against 1 CRD in 2 files: 1 ok, 1 with errors, 0 skipped",
-            "note: CEL rules (x-kubernetes-validations) were not evaluated for 2 documents",
         ]
     );
     let o = check_in(
@@ -692,7 +691,8 @@ status: {ready: true}
         serde_json::json!({"generation": 1, "name": "good", "namespace": "default"})
     );
     assert_eq!(json[2]["stored"].get("status"), None);
-    assert_eq!(json[3]["summary"]["celUnchecked"], 2);
+    // The rules ran for the valid document; the other's errors stopped them.
+    assert_eq!(json[3]["summary"]["rulesChecked"], 1);
     // Decoding only.
     let o = check_in(&d, &["--crds", "crds.yaml", "gadgets.yaml", "--skip-validation"], "");
     assert_eq!(code(&o), 0, "{}", out(&o));
@@ -819,7 +819,7 @@ fn a_run_that_checked_no_object_fails_and_says_why() {
     assert_eq!(
         json_lines(&o)[1]["summary"],
         serde_json::json!({"documents": 1, "objects": 0, "crds": 1, "files": 1, "ok": 1, "warnings": 0, "errors": 0,
-                           "skipped": 0, "unreadable": 0, "valueValidation": true, "celUnchecked": 0, "hidden": 0})
+                           "skipped": 0, "unreadable": 0, "valueValidation": true, "rulesChecked": 0, "hidden": 0})
     );
 }
 

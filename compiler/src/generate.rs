@@ -45,8 +45,9 @@ enum Root {
         default_pruning_error: Option<String>,
         /// The root of its validation.
         check: validation::graph::NodeId,
-        /// The schema has CEL rules.
-        rules: bool,
+        /// The schema as JSON when it has CEL rules: the generated pipeline reads it once, to
+        /// evaluate them.
+        rules: Option<String>,
         /// Its byte walk's plan: the root's index in the static node array.
         /// The root's index in the plans' nodes, and whether the plan's defaults read back as
         /// they are (see `Plan::value_exact`).
@@ -59,7 +60,7 @@ enum Root {
 fn add_root(graphs: &mut Graphs, schema: Option<Structural>, prune_defaults: bool) -> Root {
     let Some(mut s) = schema else { return Root::NoSchema };
     let check = graphs.validation.add(&s, "");
-    let rules = kstruct::validation::has_cel_rules(&s);
+    let rules = kstruct::rules::has_rules(&s).then(|| kstruct::schema::serialize::to_json(&s));
     let default_pruning_error = if prune_defaults {
         kstruct::interpreter::prune_defaults(&mut s).err()
     } else {
@@ -508,13 +509,29 @@ fn pipeline_type(
                     None => quote!(None),
                 };
                 let (embedded, lists) = (walk(V::Embedded), walk(V::Lists));
+                let rules = match rules {
+                    // The rules are interpreted from the schema, read once per process.
+                    Some(json) => quote! {
+                        fn has_validation_rules(&self) -> bool {
+                            true
+                        }
+                        fn rules_schema(&self) -> Option<&rt::Structural> {
+                            static SCHEMA: ::std::sync::LazyLock<Option<rt::Structural>> =
+                                ::std::sync::LazyLock::new(|| rt::rules_schema(#json));
+                            SCHEMA.as_ref()
+                        }
+                    },
+                    None => quote! {
+                        fn has_validation_rules(&self) -> bool {
+                            false
+                        }
+                    },
+                };
                 quote! {
                     fn validate(&self, value: &Value) -> rt::SchemaErrors {
                         rt::validate(value, #values, #embedded, #lists)
                     }
-                    fn has_validation_rules(&self) -> bool {
-                        #rules
-                    }
+                    #rules
                 }
             };
             let emitter = &mut emitter.walks;

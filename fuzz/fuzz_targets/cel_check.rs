@@ -6,7 +6,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(expr) = std::str::from_utf8(data)
-        && let Err(e) = kstruct::schema::cel::check(expr)
+        && let Err(e) = kstruct::cel::check(expr)
     {
         assert!(e.position.offset <= expr.len());
         assert!(e.position.line >= 1 && e.position.column >= 1);

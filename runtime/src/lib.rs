@@ -43,7 +43,7 @@
 //! | 2 | `error` · `format` · `messages` | [`Error`], [`Rejection`], [`Invalid`](decode::Invalid), [`Problem`]; [`BodyFormat`], [`FieldValidation`]; Go's error and warning texts |
 //! | 3 | `input` · `source` | reading manifests as kubectl does; field paths' lines and columns |
 //! | 4 | `objectmeta` | how the API server reads, normalises and validates `metadata` |
-//! | 5 | `structural` · `value_validation` | prune, drop nulls, default, prune defaults; OpenAPI value validation and list types |
+//! | 5 | `structural` · `value_validation` · `rules` | prune, drop nulls, default, prune defaults; OpenAPI value validation and list types; CEL rules evaluated |
 //! | 6 | `byte_walk` | the byte walk: a JSON body to the stored bytes in one pass, and its plan |
 //! | 7 | `apiextensions` · `lint` | the typed CRD and `metadata`; everything the API server checks when a CRD is created |
 //! | 8 | `rust_schema` · `resource` · `interop` | schemas of Rust types (the derive's runtime); custom resources and their CRDs; other generators' schemas |
@@ -102,6 +102,7 @@ pub mod patch;
 mod pipeline;
 mod registry;
 pub(crate) mod resource;
+pub mod rules;
 mod rust_schema;
 pub mod scan;
 pub mod source;
@@ -118,6 +119,8 @@ pub use error::{Error, Problem, Rejection};
 pub use format::{BodyFormat, FieldValidation};
 pub use gvk::{GroupVersionKind, parse_group_version};
 pub use interpreter::Interpreter;
+/// CEL as the API server runs validation rules (the `kstruct-cel` crate).
+pub use kstruct_cel as cel;
 pub use kstruct_schema as schema;
 pub use pipeline::{Pipeline, PruneOptions, PruneReport};
 pub use registry::{RegisteredCrd, Registry};

@@ -91,10 +91,16 @@ pub trait Pipeline: Send + Sync {
     /// ```
     fn validate(&self, value: &Value) -> SchemaErrors;
 
-    /// Whether the schema has CEL rules (`x-kubernetes-validations`), which kstruct does not
-    /// evaluate: the API server would, and reports that it skipped them when other errors
+    /// Whether the schema has CEL rules (`x-kubernetes-validations`): the API server evaluates
+    /// them after the other validations, and reports that it skipped them when other errors
     /// block them.
     fn has_validation_rules(&self) -> bool;
+
+    /// The schema CEL rules are evaluated with: the interpreted schema by default; compiled
+    /// pipelines with rules read theirs once per process.
+    fn rules_schema(&self) -> Option<&kstruct_schema::Structural> {
+        self.structural()
+    }
 
     /// The schema, where the pipeline interprets one (`None` for compiled pipelines): what
     /// update validation's ratcheting correlates `map` list items by.

@@ -8,7 +8,6 @@
 //! - [`crd`]: CustomResourceDefinition documents and their versions;
 //! - [`serialize`]: [`Structural`] back to JSON or YAML, deterministically;
 //! - [`field`]: field paths and field errors as apimachinery prints them;
-//! - [`cel`]: CEL syntax check (what the API server's CEL parser accepts as a rule);
 //! - [`names`]: apimachinery's name validators (DNS labels and subdomains, label keys), with
 //!   their messages;
 //! - [`regexp`]: Go's regular-expression syntax check (what the API server accepts as a
@@ -16,8 +15,9 @@
 //! - [`yaml`]: YAML to JSON exactly as Kubernetes converts it (`sigs.k8s.io/yaml`);
 //! - [`go`]: Go's text formats where messages depend on them.
 //!
-//! Features: `schema` (default) builds all of the above; without it only the syntax checks
-//! ([`cel`], [`regexp`]) are built, with no dependencies (what the derive needs).
+//! CEL rules are parsed by the `kstruct-cel` crate. Features: `schema` (default) builds all
+//! of the above; without it only [`regexp`]'s syntax check is built, with no dependencies but
+//! `kstruct-cel` (what the derive needs).
 //!
 //! ```
 //! use kstruct_schema::{convert, field::Path, validation::validate_structural};
@@ -39,7 +39,6 @@
 //! );
 //! ```
 
-pub mod cel;
 #[cfg(feature = "schema")]
 pub mod convert;
 #[cfg(feature = "schema")]

@@ -2,7 +2,7 @@
 //! with Kubernetes' optional syntax): the same verdict on hand-picked expressions, on every
 //! rule of the corpus CRDs, and on random edits of valid expressions.
 
-use kstruct::schema::cel;
+use kstruct::cel;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use serde_json::Value;

@@ -388,7 +388,7 @@ impl Gen<'_> {
         };
         let mutability = if calls.is_empty() { quote!() } else { quote!(mut) };
         if let Some(span) = a.immutable
-            && kstruct_schema::cel::escape_property(&name).is_none()
+            && kstruct_cel::escape_property(&name).is_none()
         {
             // The "stays set once set" rule of an optional field names it in CEL.
             let message = format!("`{name}` cannot be named in a CEL rule: `immutable` cannot say it stays set");

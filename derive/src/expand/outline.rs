@@ -72,7 +72,7 @@ pub fn node_outline_with(
         || node
             .validations
             .iter()
-            .any(|r| kstruct_schema::cel::uses_old_self(&r.rule.value()))
+            .any(|r| kstruct_cel::uses_old_self(&r.rule.value()))
     {
         o = quote!(#o.with_old_self());
     }
@@ -91,7 +91,7 @@ fn changes_outline(node: &attr::Node) -> bool {
         || node
             .validations
             .iter()
-            .any(|r| kstruct_schema::cel::uses_old_self(&r.rule.value()))
+            .any(|r| kstruct_cel::uses_old_self(&r.rule.value()))
         || node.items.as_ref().is_some_and(|i| changes_outline(&i.value))
 }
 

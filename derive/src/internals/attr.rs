@@ -549,7 +549,7 @@ fn parse_node_key(cx: &Ctxt, meta: &ParseNestedMeta, node: &mut Node, place: Pla
             }
             if let Some(f) = fields
                 .iter()
-                .find(|f| kstruct_schema::cel::escape_property(f).is_none())
+                .find(|f| kstruct_cel::escape_property(f).is_none())
             {
                 return Err(meta.error(format!("`{f}` in `{key}` cannot be named in a CEL rule")));
             }
@@ -821,14 +821,14 @@ fn parse_rule(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Rule> {
     };
     if rule.value().trim().is_empty() {
         cx.error_spanned_by(&rule, "the rule is empty (the API server requires a CEL expression)");
-    } else if let Err(e) = kstruct_schema::cel::check(&rule.value()) {
+    } else if let Err(e) = kstruct_cel::check(&rule.value()) {
         cx.error_spanned_by(
             &rule,
             format!("the rule is not valid CEL (the API server refuses it):\n{e}"),
         );
     }
     if let Some(m) = &message_expression
-        && let Err(e) = kstruct_schema::cel::check(&m.value())
+        && let Err(e) = kstruct_cel::check(&m.value())
     {
         cx.error_spanned_by(
             m,

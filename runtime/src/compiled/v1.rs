@@ -29,9 +29,16 @@ pub use crate::value_validation::checks::{
     check_type, enum_, forbidden_property, format, item_counts, null_type, number, property_counts, required,
     string_lengths, unique_items,
 };
+pub use kstruct_schema::Structural;
 pub use kstruct_schema::field::{FieldError, Path};
 
 use crate::value_validation::{checks, listtype};
+
+/// The schema a generated pipeline evaluates CEL rules with, from the JSON the compiler
+/// embedded (`None` only if the text is not the schema it wrote).
+pub fn rules_schema(json: &str) -> Option<Structural> {
+    kstruct_schema::convert::from_text(json).ok().flatten()
+}
 
 /// The `kstruct` version generated code is built against: `major.minor` must be the
 /// compiler's.

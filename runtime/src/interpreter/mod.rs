@@ -143,7 +143,7 @@ impl Pipeline for Interpreter {
     }
 
     fn has_validation_rules(&self) -> bool {
-        self.schema.as_ref().is_some_and(crate::value_validation::has_cel_rules)
+        self.schema.as_ref().is_some_and(crate::rules::has_rules)
     }
 
     fn structural(&self) -> Option<&Structural> {

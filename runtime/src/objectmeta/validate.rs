@@ -86,8 +86,8 @@ pub fn validate_object_meta(
             format!("may not be more than {ANNOTATIONS_SIZE_LIMIT} bytes"),
         ));
     }
-    let refs = path.child("ownerReferences");
-    for r in &meta.owner_references {
+    for (i, r) in meta.owner_references.iter().enumerate() {
+        let refs = path.child("ownerReferences").index(i);
         let version = r
             .api_version
             .rsplit_once('/')
@@ -99,10 +99,13 @@ pub fn validate_object_meta(
                 "version must not be empty".into(),
             ));
         }
-        for (field, value) in [("kind", &r.kind), ("name", &r.name), ("uid", &r.uid)] {
+        for (field, value) in [("kind", &r.kind), ("name", &r.name)] {
             if value.is_empty() {
                 errs.push(invalid(refs.child(field), value, "must not be empty".into()));
             }
+        }
+        if r.uid.is_empty() {
+            errs.push(FieldError::required(&refs.child("uid"), "must not be empty"));
         }
         if r.api_version == "v1" && r.kind == "Event" {
             errs.push(FieldError::invalid(

@@ -231,7 +231,7 @@ impl Object {
 
     /// Adds the rule controller-gen adds for an optional immutable field: once set, it stays.
     pub fn immutable_once_set(&mut self, generator: &mut Generator, name: &str) {
-        let Some(field) = kstruct_schema::cel::escape_property(name) else {
+        let Some(field) = kstruct_cel::escape_property(name) else {
             generator.problem(format!(
                 "`{name}` cannot be named in a CEL rule: `immutable` cannot say it stays set"
             ));
@@ -892,7 +892,7 @@ impl<'a> Node<'a> {
     pub fn one_of_fields(&mut self, which: &str, fields: &[&str]) -> &mut Self {
         let mut escaped = Vec::new();
         for f in fields {
-            match kstruct_schema::cel::escape_property(f) {
+            match kstruct_cel::escape_property(f) {
                 Some(e) => escaped.push(e),
                 None => {
                     self.generator

@@ -294,7 +294,7 @@ fn transition_rule_problems<T: ?Sized>(s: &mut Structural, correlatable: bool, p
             && !correlatable
         {
             rules.retain(|rule| {
-                if !kstruct_schema::cel::uses_old_self(&rule.rule) {
+                if !kstruct_cel::uses_old_self(&rule.rule) {
                     return true;
                 }
                 out.push(Problem {

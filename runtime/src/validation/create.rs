@@ -158,8 +158,8 @@ pub fn prepare_for_create(obj: &mut Value, status_subresource: bool) {
 /// Everything the API server checks on a create after decoding, in its order: apiVersion and
 /// kind (alone, when wrong), ObjectMeta (`NameIsDNSSubdomain`), OpenAPI value validation of the
 /// whole object, the scale subresource's paths, embedded resources, list types, the CEL
-/// "not checked" error when blocking errors stop CEL rules, then, only when all that passed,
-/// ObjectMeta again with path-segment names. CEL rules themselves are not evaluated.
+/// "not checked" error when blocking errors stop CEL rules (else the rules, where the pipeline
+/// has the schema), then, only when all that passed, ObjectMeta again with path-segment names.
 pub fn validate_create(ctx: &CreateContext<'_>, obj: &Value) -> Vec<FieldError> {
     let type_errors = type_meta(ctx, obj);
     if !type_errors.is_empty() {
@@ -189,12 +189,17 @@ pub fn validate_create(ctx: &CreateContext<'_>, obj: &Value) -> Vec<FieldError> 
     }
     errs.extend(schema_errors.embedded_resources);
     errs.extend(schema_errors.list_types);
-    if ctx.pipeline.is_some_and(|p| p.has_validation_rules()) && errs.iter().any(is_blocking) {
-        errs.push(FieldError::invalid(
-            &Path::nil(),
-            BadValue::Null,
-            "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
-        ));
+    if let Some(p) = ctx.pipeline.filter(|p| p.has_validation_rules()) {
+        if errs.iter().any(is_blocking) {
+            errs.push(rules_not_checked());
+        } else if let Some(schema) = p.rules_schema() {
+            errs.extend(crate::rules::validate_rules(
+                schema,
+                obj,
+                None,
+                crate::rules::RUNTIME_COST_BUDGET,
+            ));
+        }
     }
     if !errs.is_empty() {
         return errs;
@@ -345,6 +350,16 @@ fn nested<'a>(obj: &'a Value, path: &str) -> Result<Option<&'a Value>, String> {
 
 fn type_error(path: &str, v: &Value, expected: &str) -> String {
     nested_accessor_error(path.strip_prefix('.').unwrap_or(path), v, expected)
+}
+
+/// The error that says blocking errors stopped CEL rules (`hasBlockingErr`'s), with the
+/// reference's unquoted `null`.
+pub(crate) fn rules_not_checked() -> FieldError {
+    FieldError::invalid(
+        &Path::nil(),
+        BadValue::Raw("null".to_owned()),
+        "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+    )
 }
 
 /// The errors that stop CEL rules from running (`hasBlockingErr`).

@@ -132,12 +132,14 @@ pub fn validate_update(ctx: &CreateContext<'_>, new: &Value, old: &Value) -> Vec
     if !schema_errors.list_types.is_empty() && ctx.pipeline.is_none_or(|p| p.validate(old).list_types.is_empty()) {
         errs.extend(schema_errors.list_types);
     }
-    if ctx.pipeline.is_some_and(|p| p.has_validation_rules()) && errs.iter().any(super::create::is_blocking) {
-        errs.push(FieldError::invalid(
-            &Path::nil(),
-            BadValue::Null,
-            "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
-        ));
+    if let Some(p) = ctx.pipeline.filter(|p| p.has_validation_rules()) {
+        if errs.iter().any(super::create::is_blocking) {
+            errs.push(super::create::rules_not_checked());
+        } else if let Some(schema) = p.rules_schema() {
+            // Errors of unchanged values are ratcheted: the server sends them as warnings.
+            let rules = crate::rules::validate_rules_update(schema, new, Some(old), crate::rules::RUNTIME_COST_BUDGET);
+            errs.extend(rules.errors);
+        }
     }
     errs
 }

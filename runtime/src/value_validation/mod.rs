@@ -103,11 +103,3 @@ pub fn validate_schema(schema: &Structural, value: &Value) -> SchemaErrors {
         list_types: validate_list_types(None, schema, value),
     }
 }
-
-/// Whether any node of `s` has `x-kubernetes-validations` (the server builds a CEL validator
-/// only then). kstruct does not evaluate them.
-pub fn has_cel_rules(s: &Structural) -> bool {
-    let mut found = false;
-    s.walk(&mut |n| found |= n.x_validations.as_ref().is_some_and(|r| !r.is_empty()));
-    found
-}

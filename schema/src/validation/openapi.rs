@@ -405,7 +405,7 @@ fn compile(s: &Props, path: &Path, rules: &mut Vec<FieldError>) {
                 "OptionalOldSelf": rule.optional_old_self,
             })))
         };
-        if let Err(e) = crate::cel::check(&rule.rule) {
+        if let Err(e) = kstruct_cel::check(&rule.rule) {
             rules.push(FieldError::invalid(
                 &at.index(i).child("rule"),
                 value(),
@@ -413,7 +413,7 @@ fn compile(s: &Props, path: &Path, rules: &mut Vec<FieldError>) {
             ));
         }
         if !rule.message_expression.trim().is_empty()
-            && let Err(e) = crate::cel::check(&rule.message_expression)
+            && let Err(e) = kstruct_cel::check(&rule.message_expression)
         {
             rules.push(FieldError::invalid(
                 &at.index(i).child("messageExpression"),

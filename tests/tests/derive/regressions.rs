@@ -238,7 +238,7 @@ fn generated_rules_escape_field_names() {
         "has(self.__namespace__)||has(self.x__dash__y)"
     );
     for r in s["x-kubernetes-validations"].as_array().unwrap() {
-        kstruct::schema::cel::check(r["rule"].as_str().unwrap()).unwrap();
+        kstruct::cel::check(r["rule"].as_str().unwrap()).unwrap();
     }
 }
 

@@ -515,6 +515,9 @@ fn kind_hint(catalog: &Catalog, group: &str, kind: &str) -> Option<String> {
         .map(|k| format!("did you mean {k:?}?"))
 }
 
+/// How the server's notice that blocking errors stopped CEL rules begins.
+const RULES_NOT_CHECKED: &str = "some validation rules were not checked";
+
 fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, target: &Target<'_>, settings: &Settings) {
     let options = DecodeOptions {
         field_validation: settings.field_validation,
@@ -523,15 +526,16 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
         max_body_size: None,
     };
     r.fields_are_warnings = settings.field_validation == FieldValidation::Warn;
-    r.cel_unchecked = settings.validate
+    let has_rules = settings.validate
         && crd
             .version(version)
             .and_then(Result::ok)
             .and_then(|i| i.schema())
-            .is_some_and(kstruct::validation::has_cel_rules);
+            .is_some_and(kstruct::rules::has_rules);
     let mut paths: Option<kstruct::Decoded> = None;
     match crd.decode(target.body, &options) {
         Ok(decoded) => {
+            r.rules_checked = has_rules;
             r.outcome = if decoded.warnings.is_empty() {
                 Outcome::Ok
             } else {
@@ -551,6 +555,7 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
                 })];
             r.messages.push(rejection.message);
             if let Some(invalid) = rejection.invalid {
+                r.rules_checked = has_rules && !invalid.errors.iter().any(|e| e.detail.starts_with(RULES_NOT_CHECKED));
                 r.validation_errors = invalid
                     .errors
                     .iter()

@@ -81,9 +81,9 @@ struct SummaryLine {
     /// Whether object values were validated against the schemas.
     #[serde(rename = "valueValidation")]
     value_validation: bool,
-    /// Documents whose schema has CEL rules, which were not evaluated.
-    #[serde(rename = "celUnchecked")]
-    cel_unchecked: usize,
+    /// Documents whose CEL rules were evaluated.
+    #[serde(rename = "rulesChecked")]
+    rules_checked: usize,
     /// Errors hidden behind strict decoding errors, over all documents.
     hidden: usize,
 }
@@ -138,7 +138,7 @@ pub fn json_lines(w: &mut dyn Write, reports: &[Report], summary: &Summary, stor
             skipped: s.skipped,
             unreadable: s.unreadable,
             value_validation: s.validated,
-            cel_unchecked: s.cel_unchecked,
+            rules_checked: s.rules_checked,
             hidden: s.hidden,
         },
     };

@@ -99,8 +99,9 @@ pub struct Report {
     /// How many errors validation would report that the server's strict decoding error hides
     /// (it answers before validating); `None` when it hides none.
     pub hidden: Option<usize>,
-    /// The schema has CEL rules, which were not evaluated (a divergence to tell).
-    pub cel_unchecked: bool,
+    /// The schema has CEL rules and validation evaluated them (they do not run when decoding
+    /// refused the document, or when other errors came first, as on the server).
+    pub rules_checked: bool,
     /// What the server would store (accepted objects only).
     pub stored: Option<Value>,
     /// The document as read (for `--show diff`).
@@ -129,7 +130,7 @@ impl Report {
             validation_errors: Vec::new(),
             fields_are_warnings: false,
             hidden: None,
-            cel_unchecked: false,
+            rules_checked: false,
             stored: None,
             input: None,
         }
@@ -188,8 +189,8 @@ pub struct Summary {
     pub errors: usize,
     pub skipped: usize,
     pub unreadable: usize,
-    /// Documents checked against a schema with CEL rules, which are not evaluated.
-    pub cel_unchecked: usize,
+    /// Documents whose CEL rules were evaluated.
+    pub rules_checked: usize,
     /// Values were validated (no `--skip-validation`).
     pub validated: bool,
     /// Errors hidden behind strict decoding errors, over all documents.
@@ -214,8 +215,8 @@ impl Summary {
             self.objects += 1;
         }
         self.hidden += r.hidden.unwrap_or(0);
-        if r.cel_unchecked {
-            self.cel_unchecked += 1;
+        if r.rules_checked {
+            self.rules_checked += 1;
         }
         match r.outcome {
             Outcome::Ok => self.ok += 1,

@@ -268,12 +268,6 @@ fn summary_line(w: &mut dyn Write, s: &Summary) -> io::Result<()> {
     )?;
     if !s.validated && s.documents > s.skipped {
         writeln!(w, "{DIM}note: values were not validated (--skip-validation){DIM:#}")?;
-    } else if s.cel_unchecked > 0 {
-        writeln!(
-            w,
-            "{DIM}note: CEL rules (x-kubernetes-validations) were not evaluated for {}{DIM:#}",
-            plural(s.cel_unchecked, "document", "documents")
-        )?;
     }
     Ok(())
 }

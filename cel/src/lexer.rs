@@ -1,10 +1,10 @@
 //! CEL tokens, as cel-go's ANTLR lexer (CEL.g4) cuts them.
 
-use super::{Error, Position};
+use crate::{Error, Position};
 
 /// What a token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
+pub(crate) enum Kind {
     /// An identifier (reserved words included: the parser reports them).
     Ident,
     /// A back-quoted field name (`` `a-b` ``).
@@ -27,7 +27,7 @@ pub(super) enum Kind {
 
 /// One token: its kind and where its text is in the source.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Token {
+pub(crate) struct Token {
     pub kind: Kind,
     pub start: usize,
     pub end: usize,
@@ -47,7 +47,7 @@ const PUNCTS: [&str; 25] = [
 /// Cuts `src` into tokens, ending with `Eof`, or with `Error` and the lexer's error at the
 /// first piece of text that is no token (the parser reports it unless it finds an error
 /// before it, as cel-go reports the earliest of its errors).
-pub(super) fn tokens(src: &str) -> (Vec<Token>, Option<Error>) {
+pub(crate) fn tokens(src: &str) -> (Vec<Token>, Option<Error>) {
     let mut out = Vec::new();
     match cut(src, &mut out) {
         Ok(()) => {
@@ -308,7 +308,7 @@ fn escape(src: &str, i: usize, bytes: bool) -> Result<usize, usize> {
 }
 
 /// The 1-based line and column (in characters) of byte offset `at`.
-pub(super) fn position(src: &str, at: usize) -> Position {
+pub(crate) fn position(src: &str, at: usize) -> Position {
     let before = &src[..at.min(src.len())];
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |n| n + 1);
@@ -317,4 +317,70 @@ pub(super) fn position(src: &str, at: usize) -> Position {
         line,
         column: before[line_start..].chars().count() + 1,
     }
+}
+
+/// The value of a string or bytes literal's text (prefixes and quotes included), escapes
+/// resolved as cel-go resolves them: in strings, `\xHH` and octal escapes name code points
+/// (U+0000 to U+00FF), in bytes they are byte values. The lexer has checked the escapes.
+pub(crate) fn unescape(text: &str) -> Vec<u8> {
+    let bytes_literal = text.starts_with(['b', 'B']);
+    let text = text.strip_prefix(['b', 'B']).unwrap_or(text);
+    let raw = text.starts_with(['r', 'R']);
+    let text = text.strip_prefix(['r', 'R']).unwrap_or(text);
+    let quote = if text.starts_with("'''") || text.starts_with("\"\"\"") {
+        3
+    } else {
+        1
+    };
+    let body = &text[quote.min(text.len())..text.len().saturating_sub(quote).max(quote.min(text.len()))];
+    let mut out = Vec::with_capacity(body.len());
+    if raw {
+        out.extend_from_slice(body.as_bytes());
+        return out;
+    }
+    let mut chars = body.char_indices().peekable();
+    let push_char = |out: &mut Vec<u8>, c: char| {
+        let mut buf = [0; 4];
+        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+    };
+    while let Some((i, c)) = chars.next() {
+        if c != '\\' {
+            push_char(&mut out, c);
+            continue;
+        }
+        let Some((_, e)) = chars.next() else { break };
+        let simple = match e {
+            'a' => Some(7u8),
+            'b' => Some(8),
+            'f' => Some(12),
+            'n' => Some(b'\n'),
+            'r' => Some(b'\r'),
+            't' => Some(b'\t'),
+            'v' => Some(11),
+            '\\' | '?' | '"' | '\'' | '`' => Some(e as u8),
+            _ => None,
+        };
+        if let Some(b) = simple {
+            out.push(b);
+            continue;
+        }
+        let (n, radix) = match e {
+            'x' | 'X' => (2, 16),
+            'u' => (4, 16),
+            'U' => (8, 16),
+            _ => (2, 8),
+        };
+        let start = if radix == 8 { i + 1 } else { i + 2 };
+        let digits = body.get(start..start + if radix == 8 { 3 } else { n }).unwrap_or("");
+        for _ in 0..if radix == 8 { 2 } else { n } {
+            chars.next();
+        }
+        let code = u32::from_str_radix(digits, radix).unwrap_or(0);
+        if bytes_literal && matches!(e, 'x' | 'X' | '0'..='3') {
+            out.push(code as u8);
+        } else {
+            push_char(&mut out, char::from_u32(code).unwrap_or('\u{fffd}'));
+        }
+    }
+    out
 }

@@ -1,16 +1,17 @@
-//! CEL syntax: whether a `x-kubernetes-validations` rule or `messageExpression` parses as the
-//! API server's CEL parser (cel-go, with Kubernetes' optional syntax) parses it.
+//! CEL as the Kubernetes API server runs it for `x-kubernetes-validations`: the parser
+//! (cel-go's grammar, with Kubernetes' optional syntax, macros expanded as cel-go expands
+//! them) and, with the `eval` feature, the evaluator.
 //!
-//! This is a checker, not an evaluator: it accepts exactly the expressions cel-go parses,
-//! including the checks cel-go makes while it parses (reserved words, literal ranges,
-//! escapes, `has()` and the comprehension macros' variable names), and reports the first
-//! problem with its line and column. Type checking and cost estimation, which the API server
-//! also does, need the schema and are not done here. Messages follow cel-go's layout
-//! (`ERROR: <input>:1:10: Syntax error: ...`, the line, a caret); their wording is close to,
-//! not always the same as, cel-go's ANTLR messages.
+//! The parser accepts exactly the expressions cel-go parses, including the checks cel-go
+//! makes while it parses (reserved words, literal ranges, escapes, `has()` and the
+//! comprehension macros' variable names), and reports the first problem with its line and
+//! column. Messages follow cel-go's layout (`ERROR: <input>:1:10: Syntax error: ...`, the
+//! line, a caret); their wording is close to, not always the same as, cel-go's ANTLR
+//! messages. Without features the crate has no dependencies: it is what
+//! `#[derive(CustomResourceSchema)]` runs at compile time.
 //!
 //! ```
-//! use kstruct_schema::cel;
+//! use kstruct_cel as cel;
 //!
 //! assert!(cel::check("self.minReplicas <= self.maxReplicas").is_ok());
 //! assert!(cel::check("self.?spec.orValue(0) > 0 && has(self.status)").is_ok());
@@ -19,10 +20,22 @@
 //! assert_eq!(e.to_string(), "ERROR: <input>:1:10: Syntax error: mismatched input '<EOF>' expecting an expression\n | self.x ==\n | .........^");
 //! ```
 
+pub mod ast;
+pub mod check;
+pub mod cost;
+pub mod decls;
+#[cfg(feature = "eval")]
+pub mod eval;
 mod lexer;
+#[cfg(feature = "eval")]
+mod library;
 mod parser;
+pub mod schema;
 #[cfg(test)]
 mod tests;
+pub mod types;
+#[cfg(feature = "eval")]
+pub mod value;
 
 use std::fmt;
 
@@ -100,7 +113,7 @@ impl std::error::Error for Error {}
 /// compiles only where it can pair a value with its old value.
 ///
 /// ```
-/// use kstruct_schema::cel::uses_old_self;
+/// use kstruct_cel::uses_old_self;
 /// assert!(uses_old_self("self == oldSelf"));
 /// assert!(!uses_old_self("self.oldSelfie > 0"));
 /// ```
@@ -118,7 +131,7 @@ pub fn uses_old_self(rule: &str) -> bool {
 /// name CEL cannot reach (it must match `[a-zA-Z_.-/][a-zA-Z0-9_.-/]*`).
 ///
 /// ```
-/// use kstruct_schema::cel::escape_property;
+/// use kstruct_cel::escape_property;
 /// assert_eq!(escape_property("minReplicas").as_deref(), Some("minReplicas"));
 /// assert_eq!(escape_property("x-id").as_deref(), Some("x__dash__id"));
 /// assert_eq!(escape_property("a__b.c/d").as_deref(), Some("a__underscores__b__dot__c__slash__d"));
@@ -126,21 +139,7 @@ pub fn uses_old_self(rule: &str) -> bool {
 /// assert_eq!(escape_property("1st"), None);
 /// ```
 pub fn escape_property(name: &str) -> Option<String> {
-    let reserved = |n: &str| ["true", "false", "null", "in"].contains(&n) || parser::RESERVED.contains(&n);
-    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | '/');
-    let first = name.chars().next()?;
-    if first.is_ascii_digit() || !name.chars().all(allowed) {
-        return None;
-    }
-    if reserved(name) {
-        return Some(format!("__{name}__"));
-    }
-    Some(
-        name.replace("__", "__underscores__")
-            .replace('.', "__dot__")
-            .replace('-', "__dash__")
-            .replace('/', "__slash__"),
-    )
+    types::escape(name)
 }
 
 /// Checks that `expression` parses as a CEL expression.
@@ -148,6 +147,20 @@ pub fn escape_property(name: &str) -> Option<String> {
 /// # Errors
 /// The first problem, with its position.
 pub fn check(expression: &str) -> Result<(), Error> {
+    parse(expression).map(drop)
+}
+
+/// Parses `expression` into cel-go's expression tree, macros expanded.
+///
+/// ```
+/// use kstruct_cel::{ast::ExprKind, parse};
+/// let e = parse("self.x > 1").unwrap();
+/// assert!(matches!(&e.kind, ExprKind::Call { function, .. } if function == "_>_"));
+/// ```
+///
+/// # Errors
+/// The first problem, with its position.
+pub fn parse(expression: &str) -> Result<ast::Expr, Error> {
     let size = expression.chars().count();
     if size > MAX_CODE_POINTS {
         return Err(Error::at(
@@ -157,5 +170,5 @@ pub fn check(expression: &str) -> Result<(), Error> {
         ));
     }
     let (tokens, lexer_error) = lexer::tokens(expression);
-    parser::Parser::new(expression, tokens, lexer_error).check()
+    parser::Parser::new(expression, tokens, lexer_error).parse()
 }

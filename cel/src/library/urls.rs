@@ -1,0 +1,231 @@
+//! Kubernetes' URL library: `url()`, `isURL()` and the `kubernetes.URL` methods (`getScheme`,
+//! `getHost`, `getHostname`, `getPort`, `getEscapedPath`, `getQuery`). A URL parses as Go's
+//! `url.ParseRequestURI`: an absolute URL (`scheme:...`) or an absolute path, no fragment.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use super::Call;
+use crate::value::{EvalError, Opaque, Value};
+
+/// A parsed URL (`kubernetes.URL`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Url {
+    text: String,
+    scheme: String,
+    /// `host[:port]`, as written after `//`.
+    host: String,
+    /// The path, escaped as written.
+    path: String,
+    /// The raw query, without `?`.
+    query: String,
+}
+
+impl Opaque for Url {
+    fn type_name(&self) -> &'static str {
+        "kubernetes.URL"
+    }
+
+    fn equals(&self, other: &dyn Opaque) -> bool {
+        other.as_any().downcast_ref::<Url>().is_some_and(|o| o == self)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// The `string()` of a `kubernetes.URL`: the text it was parsed from.
+pub(crate) fn to_string(v: &dyn Opaque) -> Option<String> {
+    v.as_any().downcast_ref::<Url>().map(|u| u.text.clone())
+}
+
+/// `url.ParseRequestURI`'s checks, with its error texts.
+fn parse(s: &str) -> Result<Url, String> {
+    let fail = |why: &str| Err(format!("parse {}: {why}", super::strings::go_quote(s)));
+    if s.bytes().any(|b| b < 0x20 || b == 0x7f) {
+        return fail("net/url: invalid control character in URL");
+    }
+    let (rest, query) = match s.split_once('?') {
+        Some((r, q)) => (r, q.to_owned()),
+        None => (s, String::new()),
+    };
+    let mut scheme = String::new();
+    let mut rest = rest;
+    // A scheme: a letter, then letters, digits, `+`, `-`, `.`, before the first `:`.
+    if let Some(i) = rest.find(':') {
+        let candidate = &rest[..i];
+        let valid = candidate.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && candidate
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+        if valid {
+            scheme = candidate.to_ascii_lowercase();
+            rest = &rest[i + 1..];
+        } else if i == 0 {
+            return fail("missing protocol scheme");
+        }
+    }
+    if scheme.is_empty() && !rest.starts_with('/') {
+        return fail("invalid URI for request");
+    }
+    let mut host = String::new();
+    let path;
+    if !scheme.is_empty() && !rest.starts_with('/') {
+        // An opaque URL (`mailto:x`): the whole rest is the opaque part; no path.
+        path = String::new();
+    } else if let Some(after) = rest.strip_prefix("//") {
+        let end = after.find('/').unwrap_or(after.len());
+        let authority = &after[..end];
+        let host_part = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+        if let Some(port) = port_of(host_part)
+            && !port.chars().all(|c| c.is_ascii_digit())
+        {
+            return fail(&format!(
+                "invalid port {} after host",
+                super::strings::go_quote(&format!(":{port}"))
+            ));
+        }
+        host = host_part.to_owned();
+        path = after[end..].to_owned();
+    } else {
+        path = rest.to_owned();
+    }
+    Ok(Url {
+        text: s.to_owned(),
+        scheme,
+        host,
+        path,
+        query,
+    })
+}
+
+/// The port of `host[:port]` (IPv6 literals in brackets), if it has a colon.
+fn port_of(host: &str) -> Option<&str> {
+    if host.starts_with('[') {
+        return host.rfind("]:").map(|i| &host[i + 2..]);
+    }
+    host.rfind(':').map(|i| &host[i + 1..])
+}
+
+/// The host without its port (brackets of IPv6 literals removed), as `URL.Hostname`.
+fn hostname(host: &str) -> &str {
+    if let Some(inner) = host.strip_prefix('[') {
+        return inner.split(']').next().unwrap_or("");
+    }
+    host.rsplit_once(':').map_or(host, |(h, _)| h)
+}
+
+pub(crate) fn call(function: &str, target: Option<&Value>, args: &[Value]) -> Call {
+    match (function, target, args) {
+        ("url", None, [Value::String(s)]) => Some(
+            parse(s)
+                .map(|u| Value::Opaque(Arc::new(u)))
+                .map_err(|e| EvalError::new(format!("URL parse error during conversion from string: {e}"))),
+        ),
+        ("isURL", None, [Value::String(s)]) => Some(Ok(Value::Bool(parse(s).is_ok()))),
+        (_, Some(Value::Opaque(o)), []) => {
+            let u = o.as_any().downcast_ref::<Url>()?;
+            let s = match function {
+                "getScheme" => u.scheme.clone(),
+                "getHost" => u.host.clone(),
+                "getHostname" => hostname(&u.host).to_owned(),
+                "getPort" => port_of(&u.host).unwrap_or("").to_owned(),
+                "getEscapedPath" => u.path.clone(),
+                "getQuery" => return Some(Ok(query_map(&u.query))),
+                _ => return None,
+            };
+            Some(Ok(Value::string(s)))
+        }
+        _ => None,
+    }
+}
+
+/// `getQuery()`: the query as a map of keys to lists of values, unescaped.
+fn query_map(query: &str) -> Value {
+    let mut entries: Vec<(Value, Vec<Value>)> = Vec::new();
+    for part in query.split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = part.split_once('=').unwrap_or((part, ""));
+        let (k, v) = (unescape(k), unescape(v));
+        match entries
+            .iter_mut()
+            .find(|(key, _)| matches!(key, Value::String(s) if **s == *k))
+        {
+            Some((_, values)) => values.push(Value::string(v)),
+            None => entries.push((Value::string(k), vec![Value::string(v)])),
+        }
+    }
+    Value::map(entries.into_iter().map(|(k, v)| (k, Value::list(v))).collect())
+}
+
+/// Query unescaping: `+` is a space, `%XX` a byte.
+fn unescape(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < b.len() => {
+                match u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap_or("zz"), 16) {
+                    Ok(v) => {
+                        out.push(v);
+                        i += 2;
+                    }
+                    Err(_) => out.push(b'%'),
+                }
+            }
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+pub(crate) fn cost(function: &str, _target: Option<&Value>, args: &[Value], _result: &Value) -> Option<u64> {
+    match (function, args) {
+        ("url" | "isURL", [Value::String(s)]) => Some(super::strings::scaled_cost(s.len(), 0.1).max(1)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn url(s: &str) -> Value {
+        call("url", None, &[Value::string(s)]).unwrap().unwrap()
+    }
+
+    fn get(u: &Value, f: &str) -> String {
+        match call(f, Some(u), &[]) {
+            Some(Ok(Value::String(s))) => s.to_string(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn parts_as_the_library_gives_them() {
+        let u = url("https://user@example.com:8443/a%20b/c?x=1&x=2&y");
+        assert_eq!(get(&u, "getScheme"), "https");
+        assert_eq!(get(&u, "getHost"), "example.com:8443");
+        assert_eq!(get(&u, "getHostname"), "example.com");
+        assert_eq!(get(&u, "getPort"), "8443");
+        assert_eq!(get(&u, "getEscapedPath"), "/a%20b/c");
+        let v6 = url("http://[::1]:80/");
+        assert_eq!(get(&v6, "getHostname"), "::1");
+        assert_eq!(get(&url("/path"), "getScheme"), "");
+    }
+
+    #[test]
+    fn request_uris_only() {
+        let is = |s: &str| matches!(call("isURL", None, &[Value::string(s)]), Some(Ok(Value::Bool(true))));
+        assert!(is("https://example.com"));
+        assert!(is("/absolute/path"));
+        assert!(is("oci://registry/x"));
+        assert!(!is("example.com/x"));
+        assert!(!is("relative"));
+        assert!(!is("http://host:port/"));
+        assert!(!is(":8080"));
+    }
+}

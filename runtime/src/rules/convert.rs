@@ -1,0 +1,161 @@
+//! JSON under a schema to CEL values, as the API server's `UnstructuredToVal` types them:
+//! objects with properties are objects whose fields are the declared properties under their
+//! escaped names (`x-id` is `x__dash__id`); objects with `additionalProperties` are maps;
+//! `x-kubernetes-int-or-string` is an int or a string; `number` is a double; strings of
+//! format `date-time`/`date` are timestamps, `duration` durations, `byte` bytes; lists carry
+//! their list type; embedded resources (and the root) show `apiVersion`, `kind` and
+//! `metadata.name`/`generateName`.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use kstruct_cel::value::{List, ListKind, Map, Value as Cel};
+use kstruct_schema::Structural;
+
+/// `value` as a CEL value under `schema`; `resource` for a resource's root (or an embedded
+/// resource), where `apiVersion`, `kind` and `metadata`'s `name` and `generateName` are
+/// visible whatever the schema says.
+pub fn to_cel(value: &Value, schema: &Structural, resource: bool) -> Cel {
+    kstruct_schema::grow(|| typed(value, schema, resource || schema.extensions.x_embedded_resource))
+}
+
+fn typed(value: &Value, s: &Structural, resource: bool) -> Cel {
+    if value.is_null() {
+        return Cel::Null;
+    }
+    if s.extensions.x_int_or_string {
+        return untyped(value);
+    }
+    match (s.generic.type_.as_str(), value) {
+        ("object", Value::Object(m)) => {
+            if resource || !s.properties.is_empty() {
+                let mut entries = Vec::with_capacity(m.len());
+                for (k, v) in m {
+                    let Some(name) = kstruct_cel::escape_property(k) else {
+                        continue;
+                    };
+                    let field = if resource && matches!(k.as_str(), "apiVersion" | "kind") {
+                        match v {
+                            Value::String(_) => untyped(v),
+                            _ => continue,
+                        }
+                    } else if resource && k == "metadata" {
+                        metadata(v)
+                    } else {
+                        match s.properties.get(k) {
+                            Some(p) => to_cel(v, p, false),
+                            None => continue,
+                        }
+                    };
+                    entries.push((Cel::string(name), field));
+                }
+                return Cel::Map(Arc::new(Map {
+                    entries,
+                    object: Some(Arc::from("object")),
+                }));
+            }
+            if let Some(additional) = s.additional_properties.as_ref().and_then(|a| a.schema()) {
+                let entries = m
+                    .iter()
+                    .map(|(k, v)| (Cel::string(k.as_str()), to_cel(v, additional, false)))
+                    .collect();
+                return Cel::map(entries);
+            }
+            untyped(value)
+        }
+        ("array", Value::Array(items)) => {
+            let Some(item_schema) = s.items.as_deref() else {
+                return untyped(value);
+            };
+            let kind = match s.extensions.x_list_type.as_deref() {
+                Some("set") => ListKind::Set,
+                Some("map") => ListKind::Map(
+                    s.extensions
+                        .x_list_map_keys
+                        .iter()
+                        .flatten()
+                        .filter_map(|k| kstruct_cel::escape_property(k))
+                        .collect::<Vec<_>>()
+                        .into(),
+                ),
+                _ => ListKind::Atomic,
+            };
+            Cel::List(Arc::new(List {
+                items: items.iter().map(|v| to_cel(v, item_schema, false)).collect(),
+                kind,
+            }))
+        }
+        ("string", Value::String(text)) => match s.value_validation.format.as_str() {
+            "byte" => match base64_decode(text) {
+                Some(b) => Cel::Bytes(b.into()),
+                None => Cel::string(text.as_str()),
+            },
+            "date-time" | "date" | "duration" => kstruct_cel::value::parse_formatted(text, &s.value_validation.format)
+                .unwrap_or_else(|| Cel::string(text.as_str())),
+            _ => Cel::string(text.as_str()),
+        },
+        ("number", Value::Number(n)) => Cel::Double(n.as_f64().unwrap_or(f64::NAN)),
+        _ => untyped(value),
+    }
+}
+
+/// `metadata` of a resource as rules see it: its `name` and `generateName`.
+fn metadata(v: &Value) -> Cel {
+    let Value::Object(m) = v else { return untyped(v) };
+    let entries = ["name", "generateName"]
+        .iter()
+        .filter_map(|k| match m.get(*k) {
+            Some(Value::String(s)) => Some((Cel::string(*k), Cel::string(s.as_str()))),
+            _ => None,
+        })
+        .collect();
+    Cel::Map(Arc::new(Map {
+        entries,
+        object: Some(Arc::from("object")),
+    }))
+}
+
+/// A value without a schema (preserved unknown fields, int-or-string): JSON's own types,
+/// integers as `int` and other numbers as `double`.
+fn untyped(v: &Value) -> Cel {
+    match v {
+        Value::Null => Cel::Null,
+        Value::Bool(b) => Cel::Bool(*b),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => Cel::Int(i),
+            None => Cel::Double(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        Value::String(s) => Cel::string(s.as_str()),
+        Value::Array(items) => Cel::list(items.iter().map(untyped).collect()),
+        Value::Object(m) => Cel::map(m.iter().map(|(k, v)| (Cel::string(k.as_str()), untyped(v))).collect()),
+    }
+}
+
+/// Standard base64 (with padding), as `strfmt.Base64` decodes it.
+fn base64_decode(s: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let mut buf = 0u32;
+    let mut bits = 0;
+    let body = s.trim_end_matches('=');
+    if !s.len().is_multiple_of(4) || s.len() - body.len() > 2 {
+        return None;
+    }
+    for c in body.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        };
+        buf = (buf << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((buf >> bits) as u8);
+        }
+    }
+    Some(out)
+}

@@ -1,0 +1,405 @@
+//! Layer 5: CEL validation rules (`x-kubernetes-validations`) evaluated on a value, as the API
+//! server's CRD validator runs them: every node's rules with `self` (and `oldSelf` on an
+//! update) bound to the node's value under its schema, then the node's `allOf`, properties,
+//! map values and list items; messages, `messageExpression`, `fieldPath` and `reason` as the
+//! reference turns them into field errors; the per-call cost limit and the per-request budget.
+//!
+//! Where the reference walks a Go map (an object's properties), its order varies from run to
+//! run; kstruct walks keys in byte order.
+//!
+//! ```
+//! use kstruct::schema::convert;
+//! use kstruct::rules::{validate_rules, RUNTIME_COST_BUDGET};
+//!
+//! let schema = convert::from_text(r#"
+//! type: object
+//! properties:
+//!   spec:
+//!     type: object
+//!     x-kubernetes-validations:
+//!     - rule: "self.engine != 'Redis' || !has(self.users)"
+//!       message: Redis has no users
+//!     properties:
+//!       engine: {type: string}
+//!       users: {type: array, items: {type: string}}
+//! "#).unwrap().unwrap();
+//! let object = serde_json::json!({"spec": {"engine": "Redis", "users": ["a"]}});
+//! let errors = validate_rules(&schema, &object, None, RUNTIME_COST_BUDGET);
+//! assert_eq!(errors[0].to_string(), "spec: Invalid value: Redis has no users");
+//! ```
+
+mod convert;
+mod programs;
+
+use serde_json::Value;
+
+use kstruct_cel::eval::{COST_LIMIT_EXCEEDED, Vars, evaluate};
+use kstruct_cel::value::Value as Cel;
+use kstruct_schema::Structural;
+use kstruct_schema::ValidationRule;
+use kstruct_schema::field::{BadValue, ErrorKind, FieldError, Path};
+
+pub use convert::to_cel;
+
+/// The API server's per-request budget for evaluating a CRD's rules
+/// (`RuntimeCELCostBudget`).
+pub const RUNTIME_COST_BUDGET: i64 = 10_000_000;
+
+/// The API server's per-call cost limit (`PerCallLimit`): one rule's evaluation stops there.
+pub const PER_CALL_LIMIT: u64 = 1_000_000;
+
+/// The longest message a `messageExpression` may produce, in bytes.
+const MAX_MESSAGE_EXPRESSION_SIZE: usize = 5 * 1024;
+
+/// Evaluates every rule of `schema` on `obj` (a create when `old` is `None`, an update
+/// otherwise), with a cost budget, and returns the field errors in the reference's order.
+/// On an update, errors of rules without `oldSelf` on values that did not change are
+/// ratcheted: use [`validate_rules_update`] to get them as the warnings the server sends.
+pub fn validate_rules(schema: &Structural, obj: &Value, old: Option<&Value>, budget: i64) -> Vec<FieldError> {
+    validate_rules_update(schema, obj, old, budget).errors
+}
+
+/// What an update's rules found: errors, and the errors ratcheting turned into warnings.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RuleResults {
+    /// The field errors, in the reference's order.
+    pub errors: Vec<FieldError>,
+    /// Errors of rules on unchanged values, which the API server sends as warnings.
+    pub warnings: Vec<FieldError>,
+}
+
+/// [`validate_rules`], keeping the ratcheted errors apart.
+pub fn validate_rules_update(schema: &Structural, obj: &Value, old: Option<&Value>, budget: i64) -> RuleResults {
+    let mut walk = Walk {
+        errs: Vec::new(),
+        warnings: Vec::new(),
+        budget,
+    };
+    let unchanged = old.is_some_and(|o| o == obj);
+    walk.node(schema, &Path::nil(), obj, old, true, unchanged);
+    RuleResults {
+        errors: walk.errs,
+        warnings: walk.warnings,
+    }
+}
+
+struct Walk {
+    errs: Vec<FieldError>,
+    warnings: Vec<FieldError>,
+    budget: i64,
+}
+
+impl Walk {
+    fn out_of_budget(&self) -> bool {
+        self.budget < 0
+    }
+
+    /// One node; `ratchet`: the node (or, when it has no old value, its nearest ancestor that
+    /// has one) is unchanged, so errors of rules without `oldSelf` become warnings.
+    fn node(&mut self, s: &Structural, path: &Path, obj: &Value, old: Option<&Value>, root: bool, ratchet: bool) {
+        if obj.is_null() {
+            return;
+        }
+        let old = old.filter(|o| !o.is_null());
+        if s.x_validations.as_deref().is_some_and(|r| !r.is_empty()) {
+            self.expressions(s, path, obj, old, root, ratchet);
+            if self.out_of_budget() {
+                return;
+            }
+        }
+        match obj {
+            Value::Array(items) => {
+                let Some(item_schema) = s.items.as_deref() else { return };
+                if !has_rules(item_schema) {
+                    return;
+                }
+                let keys = (s.extensions.x_list_type.as_deref() == Some("map"))
+                    .then(|| s.extensions.x_list_map_keys.clone().unwrap_or_default());
+                let old_items = old.and_then(Value::as_array);
+                for (i, item) in items.iter().enumerate() {
+                    let old_item = match (&keys, old_items) {
+                        (Some(keys), Some(olds)) => olds.iter().find(|o| same_keys(keys, item, o)),
+                        _ => None,
+                    };
+                    let r = old_item.map_or(ratchet, |o| o == item);
+                    kstruct_schema::grow(|| self.node(item_schema, &path.index(i), item, old_item, false, r));
+                    if self.out_of_budget() {
+                        return;
+                    }
+                }
+            }
+            Value::Object(map) => {
+                // Maps correlate by key unless `x-kubernetes-map-type` is something else.
+                let correlatable = matches!(s.extensions.x_map_type.as_deref(), None | Some("granular" | "atomic"));
+                let old_map = old.and_then(Value::as_object).filter(|_| correlatable);
+                if let Some(additional) = s.additional_properties.as_ref().and_then(|a| a.schema())
+                    && has_rules(additional)
+                {
+                    for (k, v) in map {
+                        let old_v = old_map.and_then(|m| m.get(k));
+                        let r = old_v.map_or(ratchet, |o| o == v);
+                        kstruct_schema::grow(|| self.node(additional, &path.key(k), v, old_v, false, r));
+                        if self.out_of_budget() {
+                            return;
+                        }
+                    }
+                }
+                for (k, v) in map {
+                    let Some(sub) = s.properties.get(k) else { continue };
+                    if !has_rules(sub) {
+                        continue;
+                    }
+                    let old_v = old_map.and_then(|m| m.get(k));
+                    let r = old_v.map_or(ratchet, |o| o == v);
+                    kstruct_schema::grow(|| self.node(sub, &path.child(k), v, old_v, false, r));
+                    if self.out_of_budget() {
+                        return;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// One node's rules (`validateExpressions`).
+    fn expressions(
+        &mut self,
+        s: &Structural,
+        path: &Path,
+        obj: &Value,
+        old: Option<&Value>,
+        root: bool,
+        ratchet: bool,
+    ) {
+        let type_ = || BadValue::String(s.generic.type_.clone());
+        if self.budget <= 0 {
+            self.errs.push(FieldError::invalid(
+                path,
+                type_(),
+                "validation failed due to running out of cost budget, no further validation rules will be run",
+            ));
+            self.budget = -1;
+            return;
+        }
+        let rules = s.x_validations.as_deref().unwrap_or_default();
+        let this = convert::to_cel(obj, s, root);
+        let old_this = old.map(|o| convert::to_cel(o, s, root));
+        for rule in rules {
+            let program = match programs::get(&rule.rule) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.errs
+                        .push(FieldError::invalid(path, type_(), format!("rule compile error: {e}")));
+                    continue;
+                }
+            };
+            let uses_old_self = kstruct_cel::uses_old_self(&rule.rule);
+            let optional_old_self = rule.optional_old_self == Some(true);
+            if uses_old_self && old_this.is_none() && !optional_old_self {
+                continue;
+            }
+            let mut vars = Vars::new().with("self", this.clone());
+            if optional_old_self {
+                let o = old_this.clone().map(std::sync::Arc::new);
+                vars.set("oldSelf", Cel::Optional(o));
+            } else if let Some(o) = &old_this {
+                vars.set("oldSelf", o.clone());
+            }
+            let limit = PER_CALL_LIMIT;
+            let evaluated = evaluate(&program, &vars, limit);
+            let cost = evaluated.cost;
+            if cost > i64::MAX as u64 || cost as i64 > self.budget {
+                self.errs.push(FieldError::invalid(
+                    path,
+                    type_(),
+                    "validation failed due to running out of cost budget, no further validation rules will be run",
+                ));
+                self.budget = -1;
+                return;
+            }
+            self.budget -= cost as i64;
+            let value = match evaluated.result {
+                Err(e) if e.message.starts_with("no such overload") => {
+                    self.errs.push(FieldError::invalid(
+                        path,
+                        type_(),
+                        format!(
+                            "'{e}': call arguments did not match a supported operator, function or macro signature for rule: {}",
+                            rule_error_string(rule)
+                        ),
+                    ));
+                    continue;
+                }
+                Err(e) if e.cost_exceeded || e.message.starts_with(COST_LIMIT_EXCEEDED) => {
+                    self.errs.push(FieldError::invalid(
+                        path,
+                        type_(),
+                        format!(
+                            "'{e}': no further validation rules will be run due to call cost exceeds limit for rule: {}",
+                            rule_error_string(rule)
+                        ),
+                    ));
+                    self.budget = -1;
+                    return;
+                }
+                Err(e) => {
+                    self.errs.push(FieldError::invalid(
+                        path,
+                        type_(),
+                        format!("{e} evaluating rule: {}", rule_error_string(rule)),
+                    ));
+                    continue;
+                }
+                Ok(v) => v,
+            };
+            if matches!(value, Cel::Bool(true)) {
+                continue;
+            }
+            let at = match normalized_field_path(&rule.field_path) {
+                Some(p) if !p.is_empty() => path.child(&p),
+                _ => path.clone(),
+            };
+            let mut detail = None;
+            if !rule.message_expression.is_empty() {
+                match self.message_expression(&rule.message_expression, &vars) {
+                    Ok(Some(m)) => detail = Some(m),
+                    Ok(None) => {}
+                    Err(e) => {
+                        let e = FieldError::invalid(&at, type_(), e);
+                        if ratchet && !uses_old_self {
+                            self.warnings.push(e);
+                        } else {
+                            self.errs.push(e);
+                        }
+                        self.budget = -1;
+                        return;
+                    }
+                }
+            }
+            let detail = detail.unwrap_or_else(|| rule_message_or_default(rule));
+            let value = if matches!(s.generic.type_.as_str(), "object" | "array") {
+                BadValue::Omit
+            } else {
+                BadValue::from(obj)
+            };
+            let e = error_for_reason(&at, value, detail, rule.reason.as_deref());
+            if ratchet && !uses_old_self {
+                self.warnings.push(e);
+            } else {
+                self.errs.push(e);
+            }
+        }
+    }
+
+    /// `evalMessageExpression`: `Ok(Some(message))`, `Ok(None)` to fall back to the rule's
+    /// message, `Err` for the errors that stop validation.
+    fn message_expression(&mut self, src: &str, vars: &Vars) -> Result<Option<String>, String> {
+        let Ok(program) = programs::get(src) else {
+            return Ok(None);
+        };
+        let evaluated = evaluate(&program, vars, PER_CALL_LIMIT);
+        let cost = evaluated.cost;
+        if cost as i64 > self.budget {
+            return Err(
+                "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run"
+                    .to_owned(),
+            );
+        }
+        match evaluated.result {
+            Err(e) if e.cost_exceeded => Err(format!(
+                "no further validation rules will be run due to call cost exceeds limit for messageExpression: {}",
+                kstruct_schema::go::quote(src)
+            )),
+            Err(_) => {
+                self.budget -= cost as i64;
+                Ok(None)
+            }
+            Ok(v) => {
+                self.budget -= cost as i64;
+                let Cel::String(s) = v else {
+                    return Ok(None);
+                };
+                let trimmed = s.trim();
+                if trimmed.len() > MAX_MESSAGE_EXPRESSION_SIZE || trimmed.contains('\n') || trimmed.is_empty() {
+                    return Ok(None);
+                }
+                Ok(Some(trimmed.to_owned()))
+            }
+        }
+    }
+}
+
+/// Whether a schema or anything below it has rules.
+pub fn has_rules(s: &Structural) -> bool {
+    let mut found = false;
+    s.walk(&mut |n| found |= n.x_validations.as_ref().is_some_and(|r| !r.is_empty()));
+    found
+}
+
+fn same_keys(keys: &[String], a: &Value, b: &Value) -> bool {
+    keys.iter().all(|k| a.get(k) == b.get(k))
+}
+
+/// The reference's `ruleErrorString`: the message if there is one, else the rule.
+fn rule_error_string(rule: &ValidationRule) -> String {
+    if rule.message.is_empty() {
+        rule.rule.trim().to_owned()
+    } else {
+        rule.message.trim().to_owned()
+    }
+}
+
+/// The reference's `ruleMessageOrDefault`.
+fn rule_message_or_default(rule: &ValidationRule) -> String {
+    if rule.message.is_empty() {
+        format!("failed rule: {}", rule_error_string(rule))
+    } else {
+        rule.message.trim().to_owned()
+    }
+}
+
+/// `fieldErrorForReason`.
+fn error_for_reason(path: &Path, value: BadValue, detail: String, reason: Option<&str>) -> FieldError {
+    match reason {
+        Some("FieldValueForbidden") => FieldError::forbidden(path, detail),
+        Some("FieldValueRequired") => FieldError::required(path, detail),
+        Some("FieldValueDuplicate") => FieldError::duplicate(path, value),
+        _ => FieldError::new(ErrorKind::Invalid, path, value, detail),
+    }
+}
+
+/// A rule's `fieldPath` (`.spec.x`, `.m['k']`) as the path string the reference appends
+/// (`spec.x`, `m[k]`); `None` when it does not parse (the CRD would have been refused).
+fn normalized_field_path(field_path: &str) -> Option<String> {
+    if field_path.is_empty() {
+        return Some(String::new());
+    }
+    let mut out = Path::nil();
+    let mut rest = field_path;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('.') {
+            let end = r.find(['.', '[']).unwrap_or(r.len());
+            out = out.child(&r[..end]);
+            rest = &r[end..];
+        } else if let Some(r) = rest.strip_prefix("['") {
+            let mut end = None;
+            let b = r.as_bytes();
+            for i in 0..b.len() {
+                if b[i] == b'\'' && (i == 0 || b[i - 1] != b'\\') {
+                    end = Some(i);
+                    break;
+                }
+            }
+            let end = end?;
+            let key = r[..end].replace("\\'", "'").replace("\\\\", "\\");
+            out = out.child(&key);
+            rest = r[end + 1..].strip_prefix(']')?;
+        } else {
+            return None;
+        }
+    }
+    Some(out.to_string())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,159 @@
+use serde_json::json;
+
+use super::*;
+
+fn schema(yaml: &str) -> Structural {
+    kstruct_schema::convert::from_text(yaml).unwrap().unwrap()
+}
+
+fn errors(s: &Structural, obj: Value) -> Vec<String> {
+    validate_rules(s, &obj, None, RUNTIME_COST_BUDGET)
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+}
+
+#[test]
+fn messages_reasons_and_field_paths_become_the_references_field_errors() {
+    let s = schema(
+        r#"
+type: object
+properties:
+  spec:
+    type: object
+    x-kubernetes-validations:
+    - rule: "self.min <= self.max"
+    - rule: "self.min > 0"
+      message: "min must be positive "
+      fieldPath: ".min"
+    - rule: "self.name.size() > 2"
+      messageExpression: "'name ' + self.name + ' is too short'"
+      reason: FieldValueForbidden
+    - rule: "false"
+      reason: FieldValueDuplicate
+    properties:
+      min: {type: integer}
+      max: {type: integer}
+      name:
+        type: string
+        x-kubernetes-validations:
+        - rule: "self != 'ab'"
+          messageExpression: "''"
+"#,
+    );
+    assert_eq!(
+        errors(&s, json!({"spec": {"min": 0, "max": -1, "name": "ab"}})),
+        [
+            "spec: Invalid value: failed rule: self.min <= self.max",
+            "spec.min: Invalid value: min must be positive",
+            "spec: Forbidden: name ab is too short",
+            "spec: Duplicate value",
+            "spec.name: Invalid value: \"ab\": failed rule: self != 'ab'",
+        ]
+    );
+}
+
+#[test]
+fn evaluation_errors_name_the_rule_and_the_nodes_type() {
+    let s = schema(
+        r#"
+type: object
+properties:
+  spec:
+    type: object
+    x-kubernetes-validations:
+    - rule: "self.missing > 0"
+    - rule: "self.count / 0 > 1"
+      message: divides
+    - rule: "self.v > 1"
+    properties:
+      missing: {type: integer}
+      count: {type: integer}
+      v: {x-kubernetes-int-or-string: true}
+"#,
+    );
+    assert_eq!(
+        errors(&s, json!({"spec": {"count": 1, "v": "x"}})),
+        [
+            "spec: Invalid value: \"object\": no such key: missing evaluating rule: self.missing > 0",
+            "spec: Invalid value: \"object\": division by zero evaluating rule: divides",
+            "spec: Invalid value: \"object\": 'no such overload': call arguments did not match a supported operator, function or macro signature for rule: self.v > 1",
+        ]
+    );
+}
+
+#[test]
+fn transition_rules_run_only_on_updates_and_lists_correlate_by_keys() {
+    let s = schema(
+        r#"
+type: object
+properties:
+  spec:
+    type: object
+    properties:
+      items:
+        type: array
+        x-kubernetes-list-type: map
+        x-kubernetes-list-map-keys: [name]
+        items:
+          type: object
+          required: [name]
+          properties:
+            name: {type: string}
+            size: {type: integer, x-kubernetes-validations: [{rule: "self >= oldSelf", message: cannot shrink}]}
+"#,
+    );
+    let new = json!({"spec": {"items": [{"name": "b", "size": 1}, {"name": "a", "size": 5}]}});
+    assert!(errors(&s, new.clone()).is_empty());
+    let old = json!({"spec": {"items": [{"name": "a", "size": 4}, {"name": "b", "size": 2}]}});
+    let errs: Vec<String> = validate_rules(&s, &new, Some(&old), RUNTIME_COST_BUDGET)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(errs, ["spec.items[0].size: Invalid value: 1: cannot shrink"]);
+}
+
+#[test]
+fn the_root_sees_its_name_and_escaped_properties() {
+    let s = schema(
+        r#"
+type: object
+x-kubernetes-validations:
+- rule: "self.metadata.name.startsWith('w') && self.spec.x__dash__id == 1 && self.kind == 'Widget'"
+properties:
+  spec:
+    type: object
+    properties:
+      x-id: {type: integer}
+"#,
+    );
+    let ok = json!({"apiVersion": "v1", "kind": "Widget", "metadata": {"name": "w1", "namespace": "n"}, "spec": {"x-id": 1}});
+    assert!(errors(&s, ok).is_empty());
+    let bad = json!({"apiVersion": "v1", "kind": "Widget", "metadata": {"name": "v1"}, "spec": {"x-id": 1}});
+    assert_eq!(errors(&s, bad).len(), 1);
+}
+
+#[test]
+fn a_rule_past_the_per_call_limit_stops_validation() {
+    let s = schema(
+        r#"
+type: object
+properties:
+  spec:
+    type: object
+    x-kubernetes-validations:
+    - rule: "self.l.all(x, self.l.all(y, self.l.all(z, x + y + z >= 0)))"
+    - rule: "false"
+    properties:
+      l: {type: array, items: {type: integer}}
+"#,
+    );
+    let l: Vec<i64> = (0..200).collect();
+    let errs = errors(&s, json!({"spec": {"l": l}}));
+    assert_eq!(
+        errs,
+        [
+            "spec: Invalid value: \"object\": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: self.l.all(x, self.l.all(y, self.l.all(z, x + y + z >= 0)))"
+        ]
+    );
+}
