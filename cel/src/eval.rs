@@ -75,8 +75,9 @@ pub fn evaluate(expr: &Expr, vars: &Vars, limit: u64) -> Evaluated {
 }
 
 struct Evaluator<'v> {
-    /// Comprehension variables, innermost last.
-    scopes: Vec<(String, Value)>,
+    /// Comprehension variables, innermost last. An accumulator can hold an error, which a
+    /// later step may absorb (`exists` over `[0, 1]` with `1 / x == 1` is true).
+    scopes: Vec<(String, R)>,
     vars: &'v Vars,
     cost: u64,
     limit: u64,
@@ -100,11 +101,11 @@ impl Evaluator<'_> {
         Ok(())
     }
 
-    fn lookup(&self, name: &str) -> Option<Value> {
+    fn lookup(&self, name: &str) -> Option<R> {
         if let Some((_, v)) = self.scopes.iter().rev().find(|(n, _)| n == name) {
             return Some(v.clone());
         }
-        self.vars.get(name).cloned()
+        self.vars.get(name).cloned().map(Ok)
     }
 
     fn eval(&mut self, e: &Expr) -> R {
@@ -112,15 +113,26 @@ impl Evaluator<'_> {
             ExprKind::Literal(l) => Ok(literal(l)),
             ExprKind::Ident(name) => {
                 self.charge(1)?;
-                self.lookup(name)
-                    .or_else(|| type_value(name))
-                    .ok_or_else(|| EvalError::new(format!("no such attribute(s): {name}")))
+                match self.lookup(name) {
+                    Some(v) => v,
+                    None => type_value(name).ok_or_else(|| EvalError::new(format!("no such attribute(s): {name}"))),
+                }
             }
             ExprKind::Select {
                 operand,
                 field,
                 test_only,
             } => {
+                // `google.protobuf.Duration`, `net.IP`: a qualified type name, not a selection.
+                if !*test_only
+                    && let Some(name) = qualified_name(e)
+                    && let Some(root) = name.split('.').next()
+                    && self.lookup(root).is_none()
+                    && let Some(t) = type_value(&name)
+                {
+                    self.charge(1)?;
+                    return Ok(t);
+                }
                 let v = self.eval(operand)?;
                 self.charge(1)?;
                 select(&v, field, *test_only)
@@ -130,7 +142,10 @@ impl Evaluator<'_> {
                 elements,
                 optional_indices,
             } => {
-                self.charge(10)?;
+                // cel-go builds a list of constants once, when it plans the program: free.
+                if !is_constant(e) {
+                    self.charge(10)?;
+                }
                 let mut items = Vec::with_capacity(elements.len());
                 let mut first_error = None;
                 for (i, el) in elements.iter().enumerate() {
@@ -153,7 +168,9 @@ impl Evaluator<'_> {
                 }
             }
             ExprKind::Map { entries } => {
-                self.charge(30)?;
+                if !is_constant(e) {
+                    self.charge(30)?;
+                }
                 let mut out: Vec<(Value, Value)> = Vec::with_capacity(entries.len());
                 for entry in entries {
                     let k = self.eval(&entry.key)?;
@@ -209,6 +226,15 @@ impl Evaluator<'_> {
                 return optional_select(&v, field);
             }
             _ => {}
+        }
+        // `sets.contains(a, b)`, `optional.of(x)`: a qualified function name reads as a call on
+        // an identifier that is no variable, as cel-go resolves it.
+        if let Some(t) = target
+            && let ExprKind::Ident(namespace) = &t.kind
+            && self.lookup(namespace).is_none()
+        {
+            let qualified = format!("{namespace}.{function}");
+            return self.call(&qualified, None, args);
         }
         let receiver = match target {
             Some(t) => Some(self.eval(t)?),
@@ -274,7 +300,7 @@ impl Evaluator<'_> {
             }
         };
         let is_list = matches!(range, Value::List(_));
-        let accu = self.eval(&c.accu_init)?;
+        let accu = self.eval(&c.accu_init);
         let base = self.scopes.len();
         self.scopes.push((c.accu_var.clone(), accu));
         let result = self.fold(c, pairs, is_list, base);
@@ -288,12 +314,12 @@ impl Evaluator<'_> {
             self.charge(1)?;
             match &c.iter_var2 {
                 Some(v2) => {
-                    self.scopes.push((c.iter_var.clone(), first));
-                    self.scopes.push((v2.clone(), second));
+                    self.scopes.push((c.iter_var.clone(), Ok(first)));
+                    self.scopes.push((v2.clone(), Ok(second)));
                 }
                 None => {
                     let v = if is_list { second } else { first };
-                    self.scopes.push((c.iter_var.clone(), v));
+                    self.scopes.push((c.iter_var.clone(), Ok(v)));
                 }
             }
             let go_on = self.eval(&c.loop_condition);
@@ -306,7 +332,12 @@ impl Evaluator<'_> {
                 self.scopes.truncate(base + 1);
                 break;
             }
-            let step = self.eval(&c.loop_step)?;
+            let step = self.eval(&c.loop_step);
+            if let Err(e) = &step
+                && e.cost_exceeded
+            {
+                return step;
+            }
             self.scopes.truncate(base + 1);
             self.scopes[base].1 = step;
         }
@@ -343,8 +374,41 @@ fn type_value(name: &str) -> Option<Value> {
         "google.protobuf.Timestamp",
         "google.protobuf.Duration",
         "optional_type",
+        "net.IP",
+        "net.CIDR",
+        "kubernetes.URL",
+        "kubernetes.Quantity",
+        "kubernetes.Semver",
     ];
     known.contains(&name).then(|| Value::Type(Arc::from(name)))
+}
+
+/// A list or map literal of constants only (what cel-go plans as one constant value).
+fn is_constant(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Literal(_) => true,
+        ExprKind::List {
+            elements,
+            optional_indices,
+        } => optional_indices.is_empty() && elements.iter().all(is_constant),
+        ExprKind::Map { entries } => entries
+            .iter()
+            .all(|en| !en.optional && is_constant(&en.key) && is_constant(&en.value)),
+        _ => false,
+    }
+}
+
+/// `a.b.c` written as selections of identifiers: its dotted name.
+fn qualified_name(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Ident(n) => Some(n.clone()),
+        ExprKind::Select {
+            operand,
+            field,
+            test_only: false,
+        } => Some(format!("{}.{field}", qualified_name(operand)?)),
+        _ => None,
+    }
 }
 
 /// `v.field`, or `has(v.field)`.
@@ -533,4 +597,52 @@ pub(crate) fn map_insert(m: &Map, key: &Value, value: &Value) -> R {
     let mut entries = m.entries.clone();
     entries.push((key.clone(), value.clone()));
     Ok(Value::map(entries))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(src: &str) -> Result<Value, EvalError> {
+        evaluate(&crate::parse(src).unwrap(), &Vars::new(), u64::MAX).result
+    }
+
+    fn yes(src: &str) {
+        match run(src) {
+            Ok(Value::Bool(true)) => {}
+            other => panic!("{src}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn qualified_functions_and_macros() {
+        yes("optional.of(1).hasValue() && !optional.none().hasValue()");
+        yes("sets.contains([1, 2, 3], [2])");
+        yes("[1, 2, 3].exists_one(x, x == 2) && [1, 2].all(x, x > 0) && [1, 2].map(x, x * 2) == [2, 4]");
+        yes("[1, 2, 3].filter(x, x > 1).size() == 2 && {'a': 1}.exists(k, k == 'a')");
+        yes("[1, 2].transformList(i, v, v + i) == [1, 3] && {'a': 1}.transformMap(k, v, v + 1) == {'a': 2}");
+        yes("[3, 2].all(i, v, v > i)");
+        yes("optional.of({'a': 1}).optMap(m, m.a) == optional.of(1)");
+        yes("[{'n': 2}, {'n': 1}].sortBy(x, x.n) == [{'n': 1}, {'n': 2}]");
+        yes("type(duration('1s')) == google.protobuf.Duration && type(1) == int");
+    }
+
+    #[test]
+    fn errors_are_absorbed_as_cel_go_absorbs_them() {
+        yes("1 / 0 == 1 || true");
+        yes("!(false && 1 / 0 == 1)");
+        yes("[0, 1].exists(x, 1 / x == 1)");
+        assert_eq!(run("[0].all(x, 1 / x == 1)").unwrap_err().message, "division by zero");
+        assert_eq!(run("{'a': 1}.b").unwrap_err().message, "no such key: b");
+        assert_eq!(run("[1][3]").unwrap_err().message, "index out of bounds: 3");
+    }
+
+    #[test]
+    fn the_cost_limit_stops_evaluation() {
+        let expr = crate::parse("[1, 2, 3].all(x, [1, 2, 3].all(y, x + y > 0))").unwrap();
+        let out = evaluate(&expr, &Vars::new(), 20);
+        let err = out.result.unwrap_err();
+        assert!(err.cost_exceeded);
+        assert_eq!(err.message, COST_LIMIT_EXCEEDED);
+    }
 }

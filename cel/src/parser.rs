@@ -509,8 +509,58 @@ impl<'a> Parser<'a> {
         Ok(self.call(open, name, None, args))
     }
 
+    /// `list.sortBy(x, key)` (cel-go's lists extension): the list bound to a hidden variable,
+    /// then `@sortByAssociatedKeys` with the keys `map` computes.
+    fn sort_by(&mut self, open: usize, target: Expr, args: Vec<Expr>) -> Result<Expr> {
+        const INPUT: &str = "@__sortBy_input__";
+        let sortable = matches!(
+            target.kind,
+            ExprKind::List { .. }
+                | ExprKind::Select { .. }
+                | ExprKind::Ident(_)
+                | ExprKind::Comprehension(_)
+                | ExprKind::Call { .. }
+        );
+        if !sortable {
+            return Err(Error::at(
+                self.src,
+                target.offset,
+                "sortBy can only be applied to a list, identifier, comprehension, call or select expression".to_owned(),
+            ));
+        }
+        let input = self.node(open, ExprKind::Ident(INPUT.to_owned()));
+        let keys = self.receiver_call(open, "map", input, args)?;
+        let input = self.node(open, ExprKind::Ident(INPUT.to_owned()));
+        let sorted = self.call(open, "@sortByAssociatedKeys", Some(input), vec![keys]);
+        let empty = self.node(
+            open,
+            ExprKind::List {
+                elements: vec![],
+                optional_indices: vec![],
+            },
+        );
+        let f = self.node(open, ExprKind::Literal(Literal::Bool(false)));
+        let step = self.node(open, ExprKind::Ident(INPUT.to_owned()));
+        Ok(self.node(
+            open,
+            ExprKind::Comprehension(Box::new(Comprehension {
+                iter_var: "#unused".to_owned(),
+                iter_var2: None,
+                iter_range: empty,
+                accu_var: INPUT.to_owned(),
+                accu_init: target,
+                loop_condition: f,
+                loop_step: step,
+                result: sorted,
+            })),
+        ))
+    }
+
     /// A call on a receiver, or the macro it names.
     fn receiver_call(&mut self, open: usize, name: &str, target: Expr, mut args: Vec<Expr>) -> Result<Expr> {
+        if name == "sortBy" && args.len() == 2 {
+            return self.sort_by(open, target, args);
+        }
         let one_var = matches!(
             (name, args.len()),
             ("all" | "exists" | "exists_one" | "filter" | "optMap" | "optFlatMap", 2) | ("map", 2 | 3)
@@ -703,7 +753,8 @@ impl<'a> Parser<'a> {
 
     fn simple_name(&self, e: &Expr) -> Result<String> {
         match &e.kind {
-            ExprKind::Ident(n) if !n.starts_with('.') => Ok(n.clone()),
+            // cel-go takes `.x` (a root-scoped name) as a simple name too.
+            ExprKind::Ident(n) => Ok(n.clone()),
             _ => Err(Error::at(
                 self.src,
                 e.offset,

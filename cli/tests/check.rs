@@ -623,6 +623,29 @@ spec:
 ";
 
 #[test]
+fn a_broken_rule_is_reported_at_its_node() {
+    let gadgets = "apiVersion: example.com/v1
+kind: Gadget
+metadata: {name: big}
+spec:
+  size: 300
+  mode: fast
+";
+    let d = dir(&[("crds.yaml", VALIDATED_CRD), ("gadgets.yaml", gadgets)]);
+    let o = check_in(&d, &["--crds", "crds.yaml", "gadgets.yaml"], "");
+    assert_eq!(code(&o), 1);
+    let text = out(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0], "gadgets.yaml:4:1: error: spec: Invalid value: failed rule: self.size < 100",
+        "{text}"
+    );
+    let o = check_in(&d, &["--crds", "crds.yaml", "gadgets.yaml", "-o", "json"], "");
+    let json = json_lines(&o);
+    assert_eq!(json.last().unwrap()["summary"]["rulesChecked"], 1);
+}
+
+#[test]
 fn values_are_validated_as_a_create_at_their_fields() {
     let gadgets = "apiVersion: example.com/v1
 kind: Gadget

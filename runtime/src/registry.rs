@@ -10,6 +10,8 @@ use crate::decode::{self, DecodeOptions, Decoded, Resolve, Selected, TextList};
 use crate::gvk::GroupVersionKind;
 use crate::input;
 use crate::interpreter::Interpreter;
+use crate::rules::RuleResults;
+use serde_json::Value;
 
 /// One registered CRD, with each version's schema converted and its defaults pruned once.
 #[derive(Debug, Clone)]
@@ -73,6 +75,63 @@ impl RegisteredCrd {
     /// As [`decode`](RegisteredCrd::decode).
     pub fn decode_storage(&self, body: &[u8]) -> Result<Decoded, Error> {
         decode::storage(self, body)
+    }
+
+    /// Evaluates the CEL rules of `version`'s schema, and nothing else of validation, on
+    /// `object` (a create) or on `object` replacing `old` (an update: transition rules see
+    /// `oldSelf`, and errors of unchanged values are ratcheted into warnings), with the API
+    /// server's field errors and cost budget. What a controller or webhook written in Rust
+    /// checks before it writes an object.
+    ///
+    /// ```
+    /// use kstruct::RegisteredCrd;
+    /// use kstruct::schema::crd::CustomResourceDefinition;
+    ///
+    /// let crd = CustomResourceDefinition::from_value(&kstruct::schema::yaml::to_json(r#"
+    /// apiVersion: apiextensions.k8s.io/v1
+    /// kind: CustomResourceDefinition
+    /// metadata: {name: databases.example.com}
+    /// spec:
+    ///   group: example.com
+    ///   names: {kind: Database, plural: databases}
+    ///   scope: Namespaced
+    ///   versions:
+    ///   - name: v1
+    ///     served: true
+    ///     storage: true
+    ///     schema:
+    ///       openAPIV3Schema:
+    ///         type: object
+    ///         properties:
+    ///           spec:
+    ///             type: object
+    ///             x-kubernetes-validations:
+    ///             - {rule: "self.replicas >= oldSelf.replicas", message: cannot scale down}
+    ///             properties:
+    ///               replicas: {type: integer}
+    /// "#).unwrap().value).unwrap();
+    /// let db = RegisteredCrd::new(crd);
+    /// let old = serde_json::json!({"spec": {"replicas": 3}});
+    /// let new = serde_json::json!({"spec": {"replicas": 2}});
+    /// let found = db.validate_rules("v1", &new, Some(&old)).unwrap();
+    /// assert_eq!(found.errors[0].to_string(), "spec: Invalid value: cannot scale down");
+    /// assert!(db.validate_rules("v1", &new, None).unwrap().errors.is_empty());
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::NoSuchVersion`] when the CRD has no such version; [`Error::Schema`] when its
+    /// schema did not convert.
+    pub fn validate_rules(&self, version: &str, object: &Value, old: Option<&Value>) -> Result<RuleResults, Error> {
+        let pipeline = self.version(version).ok_or_else(|| Error::NoSuchVersion {
+            group: self.crd.group.clone(),
+            version: version.to_string(),
+            kind: self.crd.kind.clone(),
+        })?;
+        let pipeline = pipeline.map_err(|e| Error::Schema(e.clone()))?;
+        Ok(match pipeline.schema() {
+            Some(schema) => crate::rules::validate_rules_update(schema, object, old, crate::rules::RUNTIME_COST_BUDGET),
+            None => RuleResults::default(),
+        })
     }
 }
 

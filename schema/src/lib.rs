@@ -40,6 +40,8 @@
 //! ```
 
 #[cfg(feature = "schema")]
+mod cel_types;
+#[cfg(feature = "schema")]
 pub mod convert;
 #[cfg(feature = "schema")]
 pub mod crd;

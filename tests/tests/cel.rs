@@ -174,7 +174,17 @@ proptest! {
     #[test]
     fn the_same_verdict_on_edited_expressions(e in edited()) {
         let ours = cel::check(&e);
-        prop_assert_eq!(ours.is_ok(), reference(&e), "{:?}: ours {:?}", e, ours.err().map(|e| e.to_string()));
+        // The API server's environment has macros the reference parser lacks: the
+        // two-variable comprehensions (`all(i, v, p)`) and lists' `sortBy`, which check their
+        // variables as they expand.
+        let macro_only = ours.as_ref().err().is_some_and(|err| {
+            ["argument must be a simple name", "duplicate variable name", "sortBy can only be applied"]
+                .iter()
+                .any(|m| err.message.starts_with(m))
+        });
+        if !macro_only {
+            prop_assert_eq!(ours.is_ok(), reference(&e), "{:?}: ours {:?}", e, ours.err().map(|e| e.to_string()));
+        }
     }
 }
 

@@ -173,6 +173,49 @@ fn validate_instances() {
     tally.finish();
 }
 
+/// The CRD create path on every corpus CRD, CEL compilation and cost included: each field
+/// error the server gives, in its order.
+#[test]
+fn crd_lint() {
+    let Some((lines, _)) = lines("corpus-crdlint.jsonl") else {
+        return;
+    };
+    let shared = kstruct_tests::shared_dir().expect("shared directory");
+    let root = shared.join("corpus/crds");
+    let mut tally = Tally::new("corpus-crdlint");
+    let mut files: std::collections::HashMap<String, Vec<Value>> = Default::default();
+    for line in &lines {
+        let file = line["crd"].as_str().expect("crd");
+        let docs = files.entry(file.to_string()).or_insert_with(|| {
+            let bytes = std::fs::read(root.join(file)).expect("readable corpus file");
+            kstruct::input::read_documents(&bytes, file)
+                .into_iter()
+                .filter_map(|d| d.value.ok())
+                .filter(kstruct::schema::crd::is_crd)
+                .collect()
+        });
+        let index = line["document"].as_u64().unwrap_or(0) as usize;
+        let want: Vec<String> = line["expected"]["errors"]
+            .as_array()
+            .map(|e| e.iter().filter_map(Value::as_str).map(String::from).collect())
+            .unwrap_or_default();
+        let result = match docs.get(index).map(kstruct::lint::lint_crd) {
+            None => Err(format!("no CRD document {index}")),
+            Some(Err(e)) => Err(e.to_string()),
+            Some(Ok(errors)) => {
+                let got: Vec<String> = errors.iter().map(ToString::to_string).collect();
+                if got == want {
+                    Ok(())
+                } else {
+                    Err(format!("\n  ours:   {got:?}\n  server: {want:?}"))
+                }
+            }
+        };
+        tally.check(format!("{file}#{index}"), result);
+    }
+    tally.finish();
+}
+
 /// Every CRD of the corpus is accepted by `kstruct::lint`, except those the API server refuses:
 /// the ones whose schemas the reference found non-structural (their structural errors must be
 /// among ours) and controller-tools' test CRD without a group.

@@ -522,6 +522,29 @@ impl Coster<'_> {
     ) -> Option<(CostEstimate, Option<SizeEstimate>)> {
         let one = CostEstimate::fixed(1);
         match function {
+            // Equality of two values of the same library type: constant for IPs, CIDRs,
+            // quantities and semvers; URLs by their size (1 when unknown).
+            "_==_" if args.len() == 2 && args[0].ty == args[1].ty => {
+                let name = args[0].ty.type_name();
+                if [
+                    crate::types::IP,
+                    crate::types::CIDR,
+                    crate::types::QUANTITY,
+                    crate::types::SEMVER,
+                ]
+                .contains(&name)
+                {
+                    return Some((one, None));
+                }
+                if name == crate::types::URL {
+                    let size = match (args[1].size, args[1].size) {
+                        (Some(r), Some(l)) => r.union(l),
+                        _ => SizeEstimate::fixed(1),
+                    };
+                    return Some((CostEstimate { min: 1, max: size.max }.factor(STRING_TRAVERSAL), None));
+                }
+                None
+            }
             "check" => Some((CostEstimate::fixed(350_000), None)),
             "serviceAccount" | "path" | "group" | "resource" | "subresource" | "namespace" | "name" | "allowed"
             | "reason" | "error" | "errored" => Some((one, None)),

@@ -126,3 +126,9 @@ fn upstream_costs() {
     }
     assert!(cost_of(&array("number", None), "self.all(x, self.all(y, true))") > PER_CALL_LIMIT);
 }
+
+#[test]
+fn equality_of_library_values_is_constant() {
+    let s = crate::check::tests::obj(vec![("cidr", string(Some(48)))]);
+    assert!(cost_of(&s, "cidr(self.cidr) == cidr(self.cidr).masked()") < 100);
+}

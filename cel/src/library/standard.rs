@@ -120,7 +120,8 @@ fn is_zero(v: &Value) -> bool {
         Value::List(l) => l.items.is_empty(),
         Value::Map(m) => m.entries.is_empty(),
         Value::Duration(d) => *d == 0,
-        Value::Timestamp(t) => t.seconds == 0 && t.nanos == 0,
+        // Go's zero time, 0001-01-01T00:00:00Z.
+        Value::Timestamp(t) => t.seconds == super::time::MIN_SECONDS && t.nanos == 0,
         Value::Optional(o) => o.is_none(),
         Value::Type(_) | Value::Opaque(_) => false,
     }

@@ -131,7 +131,7 @@ pub(crate) fn call(function: &str, target: Option<&Value>, args: &[Value]) -> Ca
                 "getHost" => u.host.clone(),
                 "getHostname" => hostname(&u.host).to_owned(),
                 "getPort" => port_of(&u.host).unwrap_or("").to_owned(),
-                "getEscapedPath" => u.path.clone(),
+                "getEscapedPath" => escape_path(&unescape_path(&u.path)),
                 "getQuery" => return Some(Ok(query_map(&u.query))),
                 _ => return None,
             };
@@ -156,6 +156,47 @@ fn query_map(query: &str) -> Value {
         }
     }
     Value::map(entries.into_iter().map(|(k, v)| (k, Value::list(v))).collect())
+}
+
+/// A path's `%XX` escapes resolved (Go's `PathUnescape`; `+` stays).
+fn unescape_path(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%'
+            && i + 2 < b.len()
+            && let Some(v) = std::str::from_utf8(&b[i + 1..i + 3])
+                .ok()
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            out.push(v);
+            i += 3;
+            continue;
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Go's `EscapedPath` of an unescaped path: bytes outside the unreserved and sub-delimiter
+/// characters (and `:`, `@`, `/`) as `%XX`.
+fn escape_path(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for &b in s.as_bytes() {
+        let keep = b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b'-' | b'_' | b'.' | b'~' | b'$' | b'&' | b'+' | b',' | b'/' | b':' | b';' | b'=' | b'@'
+            );
+        if keep {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// Query unescaping: `+` is a space, `%XX` a byte.
@@ -184,7 +225,8 @@ fn unescape(s: &str) -> String {
 
 pub(crate) fn cost(function: &str, _target: Option<&Value>, args: &[Value], _result: &Value) -> Option<u64> {
     match (function, args) {
-        ("url" | "isURL", [Value::String(s)]) => Some(super::strings::scaled_cost(s.len(), 0.1).max(1)),
+        // cel-go sizes a string in code points.
+        ("url" | "isURL", [Value::String(s)]) => Some(super::strings::scaled_cost(s.chars().count(), 0.1).max(1)),
         _ => None,
     }
 }
@@ -212,6 +254,10 @@ mod tests {
         assert_eq!(get(&u, "getHostname"), "example.com");
         assert_eq!(get(&u, "getPort"), "8443");
         assert_eq!(get(&u, "getEscapedPath"), "/a%20b/c");
+        assert_eq!(
+            get(&url("https://example.com/with space/"), "getEscapedPath"),
+            "/with%20space/"
+        );
         let v6 = url("http://[::1]:80/");
         assert_eq!(get(&v6, "getHostname"), "::1");
         assert_eq!(get(&url("/path"), "getScheme"), "");

@@ -14,7 +14,7 @@ use quote::{quote, quote_spanned};
 use serde_derive_internals::Ctxt;
 use serde_derive_internals::ast::{Data, Style};
 
-use crate::internals::{ast, attr, check};
+use crate::internals::{ast, attr, check, rules};
 
 /// Expands the derive for `input`: the impl, or the errors and a stub impl (so that code
 /// using the type does not drown the real errors in consequences).
@@ -25,6 +25,7 @@ pub fn derive(input: &syn::DeriveInput) -> TokenStream {
         return errors;
     };
     check::check(&cx, &cont);
+    rules::check(&cx, &cont);
     let k = match &cont.attrs.crate_path {
         Some(path) => quote!(#path),
         None => quote!(::kstruct),

@@ -7,3 +7,4 @@ pub mod attr;
 pub mod check;
 pub mod kube;
 pub mod resource;
+pub mod rules;

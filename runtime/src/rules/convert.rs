@@ -32,6 +32,10 @@ fn typed(value: &Value, s: &Structural, resource: bool) -> Cel {
             if resource || !s.properties.is_empty() {
                 let mut entries = Vec::with_capacity(m.len());
                 for (k, v) in m {
+                    // A property set to null is absent for rules (`has()` is false).
+                    if v.is_null() {
+                        continue;
+                    }
                     let Some(name) = kstruct_cel::escape_property(k) else {
                         continue;
                     };

@@ -66,6 +66,8 @@ pub struct RuleResults {
     pub errors: Vec<FieldError>,
     /// Errors of rules on unchanged values, which the API server sends as warnings.
     pub warnings: Vec<FieldError>,
+    /// How many rule evaluations ran (a rule counts once per value it checked).
+    pub evaluated: usize,
 }
 
 /// [`validate_rules`], keeping the ratcheted errors apart.
@@ -74,12 +76,14 @@ pub fn validate_rules_update(schema: &Structural, obj: &Value, old: Option<&Valu
         errs: Vec::new(),
         warnings: Vec::new(),
         budget,
+        evaluated: 0,
     };
     let unchanged = old.is_some_and(|o| o == obj);
     walk.node(schema, &Path::nil(), obj, old, true, unchanged);
     RuleResults {
         errors: walk.errs,
         warnings: walk.warnings,
+        evaluated: walk.evaluated,
     }
 }
 
@@ -87,6 +91,7 @@ struct Walk {
     errs: Vec<FieldError>,
     warnings: Vec<FieldError>,
     budget: i64,
+    evaluated: usize,
 }
 
 impl Walk {
@@ -207,6 +212,7 @@ impl Walk {
             }
             let limit = PER_CALL_LIMIT;
             let evaluated = evaluate(&program, &vars, limit);
+            self.evaluated += 1;
             let cost = evaluated.cost;
             if cost > i64::MAX as u64 || cost as i64 > self.budget {
                 self.errs.push(FieldError::invalid(

@@ -434,7 +434,7 @@ properties:
                 r#"spec.mode: Unsupported value: "quick": supported values: "fast", "safe""#,
                 "spec.size: Required value",
                 r#"spec.tags[1]: Duplicate value: "a""#,
-                r#"<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"#,
+                r#"<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"#,
             ]
         );
         assert_eq!(

@@ -153,15 +153,35 @@ pub fn validate_crd_schema(
             }
         }
     }
+    let total = std::cell::RefCell::new(TotalCost::default());
     let ctx = Walk {
         allow_defaults: opts.allow_defaults,
         defaults_reason: opts.disallow_defaults_reason.clone(),
         inside_resource_meta: false,
         compile_rules,
+        cardinality: Some(1),
+        total: &total,
         opts,
     };
     let mut rule_errors = Vec::new();
     node(&props, &root, &ctx, true, &mut errs, &mut rule_errors);
+    let total = total.into_inner();
+    if total.total > kstruct_cel::cost::STATIC_ESTIMATED_CRD_COST_LIMIT {
+        for (path, _) in &total.most_expensive {
+            rule_errors.push(FieldError::forbidden(
+                path,
+                "contributed to estimated rule & messageExpression cost total exceeding cost limit for entire OpenAPIv3 schema",
+            ));
+        }
+        rule_errors.push(FieldError::forbidden(
+            &root,
+            cost_message(
+                "x-kubernetes-validations estimated rule & messageExpression cost total for entire OpenAPIv3 schema",
+                total.total,
+                kstruct_cel::cost::STATIC_ESTIMATED_CRD_COST_LIMIT,
+            ),
+        ));
+    }
     // The reference lists the CEL findings after every schema finding.
     errs.extend(rule_errors);
     if errs.is_empty() {
@@ -261,7 +281,32 @@ struct Walk<'a> {
     /// The reference's CEL context is set: the schema is structural with valid defaults, and
     /// the walk follows only properties, additionalProperties and items.
     compile_rules: bool,
+    /// How many times this node can occur in an object: the product of the `maxItems` and
+    /// `maxProperties` above it (`None`: unbounded). A rule's cost counts that many times.
+    cardinality: Option<u64>,
+    /// The estimated cost of every rule so far (the per-CRD limit).
+    total: &'a std::cell::RefCell<TotalCost>,
     opts: &'a SchemaOptions,
+}
+
+/// `TotalCost`: the sum of the CRD's rules' estimated costs, and the most expensive ones.
+#[derive(Default)]
+struct TotalCost {
+    total: u64,
+    most_expensive: Vec<(Path, u64)>,
+}
+
+impl TotalCost {
+    fn observe(&mut self, path: &Path, cost: u64) {
+        self.total = self.total.saturating_add(cost);
+        // Rules under 1% of the limit are not named.
+        if cost < kstruct_cel::cost::STATIC_ESTIMATED_CRD_COST_LIMIT / 100 {
+            return;
+        }
+        self.most_expensive.push((path.clone(), cost));
+        self.most_expensive.sort_by_key(|e| std::cmp::Reverse(e.1));
+        self.most_expensive.truncate(4);
+    }
 }
 
 impl<'a> Walk<'a> {
@@ -269,6 +314,18 @@ impl<'a> Walk<'a> {
         Walk {
             allow_defaults: false,
             defaults_reason: reason.to_string(),
+            ..self.clone()
+        }
+    }
+
+    /// A child occurring up to `max` times per parent (`None`: unbounded).
+    fn child(&self, max: Option<i64>) -> Walk<'a> {
+        let cardinality = match (self.cardinality, max) {
+            (Some(c), Some(m)) => Some(c.saturating_mul(u64::try_from(m).unwrap_or(0))),
+            _ => None,
+        };
+        Walk {
+            cardinality,
             ..self.clone()
         }
     }
@@ -318,6 +375,7 @@ fn node_rules(
             } else {
                 ctx.clone()
             };
+            let sub = sub.child(s.max_properties);
             node(schema, &path.child("additionalProperties"), &sub, false, errs, rules);
         }
     }
@@ -344,7 +402,9 @@ fn node_rules(
         node(p, &path.child("definitions").key(name), &nested, false, errs, rules);
     }
     match &s.items {
-        Some(PropsOrArray::Schema(items)) => node(items, &path.child("items"), ctx, false, errs, rules),
+        Some(PropsOrArray::Schema(items)) => {
+            node(items, &path.child("items"), &ctx.child(s.max_items), false, errs, rules)
+        }
         Some(PropsOrArray::Array(list)) => {
             for (i, p) in list.iter().enumerate() {
                 node(p, &path.child("items").index(i), ctx, false, errs, rules);
@@ -370,29 +430,49 @@ fn node_rules(
     validation_rules(s, path, errs);
     // Rules are compiled only where this node and everything below it is free of schema errors.
     if ctx.compile_rules && errs.len() == found_before {
-        compile(s, path, rules);
+        compile(s, path, ctx, is_root, rules);
     }
 }
 
-/// What the reference's rule compilation reports that can be known without type-checking:
-/// a node without a type (other than int-or-string) has no CEL type, and each rule and
-/// `messageExpression` must parse. Type errors and cost are not checked (see
-/// `docs/divergences.md`).
-fn compile(s: &Props, path: &Path, rules: &mut Vec<FieldError>) {
+/// The reference's rule compilation (`cel.Compile` in the CRD validator): a node without a
+/// type (other than int-or-string) has no CEL type; each rule and `messageExpression` is
+/// parsed and type-checked against the node's declared type (`self`, and `oldSelf` or its
+/// optional), and its estimated cost, times the node's cardinality, must be within the
+/// per-expression limit; every cost counts towards the CRD's total.
+fn compile(s: &Props, path: &Path, ctx: &Walk, is_root: bool, rules: &mut Vec<FieldError>) {
+    use kstruct_cel::check::{Env, RuleKind, compile_rule};
+    use kstruct_cel::cost::STATIC_ESTIMATED_COST_LIMIT;
+    use kstruct_cel::schema::{max_cardinality, rule_variables, schema_decl_type, self_type_name};
+
     let Some(list) = s.x_validations.as_ref().filter(|l| !l.is_empty()) else {
         return;
     };
     let at = path.child("x-kubernetes-validations");
-    if s.type_.is_empty() && !s.x_int_or_string {
-        rules.push(FieldError::new(
+    let typeless = || {
+        FieldError::new(
             ErrorKind::Internal,
             &at,
             BadValue::Omit,
             "internal error: failed to construct type information for x-kubernetes-validations rules: \
              unable to convert structural schema to CEL declarations",
-        ));
+        )
+    };
+    if s.type_.is_empty() && !s.x_int_or_string {
+        rules.push(typeless());
         return;
     }
+    let decl = crate::convert::from_props(s)
+        .ok()
+        .and_then(|structural| schema_decl_type(&structural, is_root || s.x_embedded_resource));
+    let Some(decl) = decl else {
+        rules.push(typeless());
+        return;
+    };
+    // A rule's cost counts once per place its node can be: the cardinality above it, or, when
+    // that is unbounded, as many as fit in a request.
+    let cardinality = ctx
+        .cardinality
+        .unwrap_or_else(|| max_cardinality(decl.min_serialized_size));
     for (i, rule) in list.iter().enumerate() {
         // The reference prints the rule as the internal `ValidationRule` struct marshals.
         let value = || {
@@ -405,23 +485,60 @@ fn compile(s: &Props, path: &Path, rules: &mut Vec<FieldError>) {
                 "OptionalOldSelf": rule.optional_old_self,
             })))
         };
-        if let Err(e) = kstruct_cel::check(&rule.rule) {
-            rules.push(FieldError::invalid(
-                &at.index(i).child("rule"),
-                value(),
-                format!("compilation failed: {e}"),
-            ));
-        }
-        if !rule.message_expression.trim().is_empty()
-            && let Err(e) = kstruct_cel::check(&rule.message_expression)
-        {
-            rules.push(FieldError::invalid(
-                &at.index(i).child("messageExpression"),
-                value(),
-                format!("messageExpression compilation failed: {e}"),
-            ));
+        // The reference names each rule's object type `selfType<clock nanoseconds>`.
+        let vars = rule_variables(&decl, &self_type_name(0), rule.optional_old_self == Some(true));
+        let env = Env::for_rule(&vars);
+        let rule_path = at.index(i).child("rule");
+        match compile_rule(&rule.rule, &env, RuleKind::Rule) {
+            Err(e) => rules.push(FieldError::invalid(&rule_path, value(), e.to_string())),
+            Ok((expr, checked)) => {
+                let cost = kstruct_cel::cost::estimate(&expr, &checked, Some(&vars.scoped))
+                    .max
+                    .saturating_mul(cardinality);
+                if cost > STATIC_ESTIMATED_COST_LIMIT {
+                    rules.push(FieldError::forbidden(
+                        &rule_path,
+                        cost_message("estimated rule cost", cost, STATIC_ESTIMATED_COST_LIMIT),
+                    ));
+                }
+                ctx.total.borrow_mut().observe(&rule_path, cost);
+                // The message expression is compiled once the rule has compiled; its cost is
+                // not multiplied by the node's cardinality.
+                if rule.message_expression.trim().is_empty() {
+                    continue;
+                }
+                let message_path = at.index(i).child("messageExpression");
+                match compile_rule(&rule.message_expression, &env, RuleKind::MessageExpression) {
+                    Err(e) => rules.push(FieldError::invalid(&message_path, value(), e.to_string())),
+                    Ok((expr, checked)) => {
+                        let cost = kstruct_cel::cost::estimate(&expr, &checked, Some(&vars.scoped)).max;
+                        if cost > STATIC_ESTIMATED_COST_LIMIT {
+                            rules.push(FieldError::forbidden(
+                                &message_path,
+                                cost_message("estimated messageExpression cost", cost, STATIC_ESTIMATED_COST_LIMIT),
+                            ));
+                        }
+                        ctx.total.borrow_mut().observe(&message_path, cost);
+                    }
+                }
+            }
         }
     }
+}
+
+/// `getCostErrorMessage`: how far over its limit a cost is.
+fn cost_message(what: &str, cost: u64, limit: u64) -> String {
+    let factor = cost as f64 / limit as f64;
+    let factor = if factor > 100.0 {
+        "more than 100x".to_owned()
+    } else if factor < 1.5 {
+        format!("{factor:.6}x")
+    } else {
+        format!("{factor:.1}x")
+    };
+    format!(
+        "{what} exceeds budget by factor of {factor} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)"
+    )
 }
 
 /// `specStandardValidatorV3.validate`: fields the API server never supports.

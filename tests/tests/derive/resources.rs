@@ -505,20 +505,47 @@ fn crd_panics_rather_than_drop_what_was_asked() {
 
 /// Items of a list-type map pair with their old values by key, even when their type is an
 /// atomic struct (the builder drops `map_type` there): an immutable field in them compiles and
-/// the API server accepts the CRD.
+/// the API server accepts the CRD (within the cost budget thanks to the bounds).
 #[derive(CustomResourceSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[kstruct(map_type = "atomic")]
 pub struct PortSpec {
     pub name: String,
-    #[kstruct(immutable)]
+    #[kstruct(immutable, max_length = 16)]
     pub protocol: String,
 }
 
 #[derive(CustomResourceSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[kstruct(group = "example.com", version = "v1", kind = "Service")]
 pub struct ServiceSpec {
-    #[kstruct(list_map_keys = ["name"])]
+    #[kstruct(list_map_keys = ["name"], max_items = 64)]
     pub ports: Vec<PortSpec>,
+}
+
+/// Without bounds, the same immutable field costs more than the API server allows: a string of
+/// unknown length compared in every item of a list of unknown length.
+#[derive(CustomResourceSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct UnboundedPort {
+    pub name: String,
+    #[kstruct(immutable)]
+    pub protocol: String,
+}
+
+#[derive(CustomResourceSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[kstruct(group = "example.com", version = "v1", kind = "UnboundedService")]
+pub struct UnboundedServiceSpec {
+    #[kstruct(list_map_keys = ["name"])]
+    pub ports: Vec<UnboundedPort>,
+}
+
+#[test]
+fn rules_over_budget_are_refused_when_the_crd_is_built() {
+    let err = UnboundedService::try_crd()
+        .expect_err("over the cost budget")
+        .to_string();
+    assert!(
+        err.contains("properties[protocol].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x"),
+        "{err}"
+    );
 }
 
 #[test]
