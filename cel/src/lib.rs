@@ -26,6 +26,8 @@ pub mod cost;
 pub mod decls;
 #[cfg(feature = "eval")]
 pub mod eval;
+#[cfg(all(test, feature = "eval"))]
+mod eval_props;
 mod lexer;
 #[cfg(feature = "eval")]
 mod library;

@@ -701,32 +701,7 @@ const EXPRESSIONS_GAPS: &[(&str, &str)] = &[
         "runtime cost differs from cel-go (cost is not 4 but 5)",
     ),
 ];
-const SCHEMA_LEVELS_GAPS: &[(&str, &str)] = &[
-    (
-        "allOf rule",
-        "validate_rules does not evaluate x-kubernetes-validations under allOf",
-    ),
-    (
-        "allOf.items",
-        "validate_rules does not evaluate x-kubernetes-validations under allOf",
-    ),
-    (
-        "allOf.additionalProperties",
-        "validate_rules does not evaluate x-kubernetes-validations under allOf",
-    ),
-    (
-        "allOf.properties",
-        "validate_rules does not evaluate x-kubernetes-validations under allOf",
-    ),
-    (
-        "allOf.items.allOf",
-        "validate_rules does not evaluate x-kubernetes-validations under allOf",
-    ),
-    (
-        "properties.allOf.additionalProperties.allOf.properties",
-        "validate_rules does not evaluate x-kubernetes-validations under allOf",
-    ),
-];
+const SCHEMA_LEVELS_GAPS: &[(&str, &str)] = &[];
 const OPTIONAL_OLD_SELF_GAPS: &[(&str, &str)] = &[];
 const REASONS_GAPS: &[(&str, &str)] = &[];
 const MESSAGES_GAPS: &[(&str, &str)] = &[(

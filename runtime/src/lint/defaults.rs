@@ -91,12 +91,29 @@ fn plain(at: &Path, s: &Structural, default: &Value, require_pruned: bool, errs:
         errs.push(e);
         return;
     }
-    errs.extend(openapi::validate(
-        Some(at),
-        Node::Structural(s),
-        default,
-        Mode::Defaults,
-    ));
+    let value_errors = openapi::validate(Some(at), Node::Structural(s), default, Mode::Defaults);
+    if !value_errors.is_empty() {
+        errs.extend(value_errors);
+        return;
+    }
+    rules_on_default(at, s, default, errs);
+}
+
+/// A valid default must also pass the node's CEL rules: as an update from itself (so that
+/// transition rules see it as `oldSelf`), then, when that passes, as a create (where rules
+/// with `optionalOldSelf` run without it).
+fn rules_on_default(at: &Path, s: &Structural, default: &Value, errs: &mut Vec<FieldError>) {
+    if !crate::rules::has_rules(s) {
+        return;
+    }
+    let resource = s.extensions.x_embedded_resource;
+    let budget = crate::rules::RUNTIME_COST_BUDGET;
+    let found = crate::rules::run(at, s, default, Some(default), budget, resource, false);
+    if found.errors.is_empty() {
+        errs.extend(crate::rules::run(at, s, default, None, budget, resource, false).errors);
+    } else {
+        errs.extend(found.errors);
+    }
 }
 
 fn in_meta(at: &Path, s: &Structural, root: &Structural, steps: &[Step], default: &Value, errs: &mut Vec<FieldError>) {
@@ -136,12 +153,12 @@ fn in_meta(at: &Path, s: &Structural, root: &Structural, steps: &[Step], default
         ));
         return;
     }
-    errs.extend(openapi::validate(
-        Some(at),
-        Node::Structural(s),
-        default,
-        Mode::Defaults,
-    ));
+    let value_errors = openapi::validate(Some(at), Node::Structural(s), default, Mode::Defaults);
+    if !value_errors.is_empty() {
+        errs.extend(value_errors);
+        return;
+    }
+    rules_on_default(at, s, default, errs);
 }
 
 /// `ErrorList.ToAggregate().Error()`: one message as it is, several (repeats dropped) in
@@ -157,5 +174,37 @@ fn aggregate(errs: &[FieldError]) -> String {
     match seen.as_slice() {
         [one] => one.clone(),
         many => format!("[{}]", many.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_must_pass_their_nodes_rules() {
+        let schema = kstruct_schema::convert::from_text(
+            "type: object
+properties:
+  replicas:
+    type: integer
+    default: 0
+    x-kubernetes-validations: [{rule: 'self > 0', message: must be positive}]
+  mode:
+    type: string
+    default: fast
+    x-kubernetes-validations: [{rule: \"self == oldSelf\"}]
+",
+        )
+        .unwrap()
+        .unwrap();
+        let errs: Vec<String> = validate_defaults(&Path::new("root"), &schema, false)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            errs,
+            ["root.properties[replicas].default: Invalid value: 0: must be positive"]
+        );
     }
 }

@@ -36,8 +36,8 @@ use serde_json::Value;
 use kstruct_cel::eval::{COST_LIMIT_EXCEEDED, Vars, evaluate};
 use kstruct_cel::value::Value as Cel;
 use kstruct_schema::Structural;
-use kstruct_schema::ValidationRule;
 use kstruct_schema::field::{BadValue, ErrorKind, FieldError, Path};
+use kstruct_schema::{NestedValueValidation, ValidationRule};
 
 pub use convert::to_cel;
 
@@ -72,14 +72,29 @@ pub struct RuleResults {
 
 /// [`validate_rules`], keeping the ratcheted errors apart.
 pub fn validate_rules_update(schema: &Structural, obj: &Value, old: Option<&Value>, budget: i64) -> RuleResults {
+    run(&Path::nil(), schema, obj, old, budget, true, true)
+}
+
+/// A schema's rules on `obj` with its errors under `path`; `resource` for a resource's root,
+/// `ratcheting` for an update's (errors of unchanged values become warnings).
+pub(crate) fn run(
+    path: &Path,
+    schema: &Structural,
+    obj: &Value,
+    old: Option<&Value>,
+    budget: i64,
+    resource: bool,
+    ratcheting: bool,
+) -> RuleResults {
     let mut walk = Walk {
         errs: Vec::new(),
         warnings: Vec::new(),
         budget,
         evaluated: 0,
+        ratcheting,
     };
-    let unchanged = old.is_some_and(|o| o == obj);
-    walk.node(schema, &Path::nil(), obj, old, true, unchanged);
+    let unchanged = ratcheting && old.is_some_and(|o| o == obj);
+    walk.node(schema, path, obj, old, resource, unchanged);
     RuleResults {
         errors: walk.errs,
         warnings: walk.warnings,
@@ -87,11 +102,20 @@ pub fn validate_rules_update(schema: &Structural, obj: &Value, old: Option<&Valu
     }
 }
 
+/// Where a node's value is: its path, the value, and the old value it pairs with.
+struct At<'a> {
+    path: &'a Path,
+    obj: &'a Value,
+    old: Option<&'a Value>,
+}
+
 struct Walk {
     errs: Vec<FieldError>,
     warnings: Vec<FieldError>,
     budget: i64,
     evaluated: usize,
+    /// An update's walk: errors of unchanged values are ratcheted.
+    ratcheting: bool,
 }
 
 impl Walk {
@@ -106,8 +130,16 @@ impl Walk {
             return;
         }
         let old = old.filter(|o| !o.is_null());
-        if s.x_validations.as_deref().is_some_and(|r| !r.is_empty()) {
-            self.expressions(s, path, obj, old, root, ratchet);
+        let at = At { path, obj, old };
+        if let Some(rules) = s.x_validations.as_deref().filter(|r| !r.is_empty()) {
+            self.expressions(s, rules, &at, root, ratchet);
+            if self.out_of_budget() {
+                return;
+            }
+        }
+        // Rules under `allOf` apply to this node too (never ratcheted).
+        for nested in &s.value_validation.all_of {
+            self.all_of(nested, s, &at, root);
             if self.out_of_budget() {
                 return;
             }
@@ -126,7 +158,7 @@ impl Walk {
                         (Some(keys), Some(olds)) => olds.iter().find(|o| same_keys(keys, item, o)),
                         _ => None,
                     };
-                    let r = old_item.map_or(ratchet, |o| o == item);
+                    let r = old_item.map_or(ratchet, |o| self.ratcheting && o == item);
                     kstruct_schema::grow(|| self.node(item_schema, &path.index(i), item, old_item, false, r));
                     if self.out_of_budget() {
                         return;
@@ -142,7 +174,7 @@ impl Walk {
                 {
                     for (k, v) in map {
                         let old_v = old_map.and_then(|m| m.get(k));
-                        let r = old_v.map_or(ratchet, |o| o == v);
+                        let r = old_v.map_or(ratchet, |o| self.ratcheting && o == v);
                         kstruct_schema::grow(|| self.node(additional, &path.key(k), v, old_v, false, r));
                         if self.out_of_budget() {
                             return;
@@ -155,7 +187,7 @@ impl Walk {
                         continue;
                     }
                     let old_v = old_map.and_then(|m| m.get(k));
-                    let r = old_v.map_or(ratchet, |o| o == v);
+                    let r = old_v.map_or(ratchet, |o| self.ratcheting && o == v);
                     kstruct_schema::grow(|| self.node(sub, &path.child(k), v, old_v, false, r));
                     if self.out_of_budget() {
                         return;
@@ -166,16 +198,64 @@ impl Walk {
         }
     }
 
+    /// The rules of an `allOf` entry and of what it nests, on the node `s` it applies to and
+    /// the matching nodes below.
+    fn all_of(&mut self, n: &NestedValueValidation, s: &Structural, at: &At<'_>, root: bool) {
+        if at.obj.is_null() {
+            return;
+        }
+        if let Some(rules) = n.x_validations.as_deref().filter(|r| !r.is_empty()) {
+            self.expressions(s, rules, at, root, false);
+            if self.out_of_budget() {
+                return;
+            }
+        }
+        for deeper in &n.value_validation.all_of {
+            self.all_of(deeper, s, at, root);
+        }
+        match at.obj {
+            Value::Array(items) => {
+                let (Some(ni), Some(si)) = (n.items.as_deref(), s.items.as_deref()) else {
+                    return;
+                };
+                for (i, item) in items.iter().enumerate() {
+                    let path = at.path.index(i);
+                    let sub = At {
+                        path: &path,
+                        obj: item,
+                        old: None,
+                    };
+                    kstruct_schema::grow(|| self.all_of(ni, si, &sub, false));
+                }
+            }
+            Value::Object(map) => {
+                for (k, v) in map {
+                    let pair = match (&n.properties, s.properties.get(k)) {
+                        (Some(np), Some(sp)) => np.get(k).map(|nn| (nn, sp, at.path.child(k))),
+                        _ => None,
+                    };
+                    let pair = pair.or_else(|| {
+                        let na = n.additional_properties.as_deref()?;
+                        let sa = s.additional_properties.as_ref()?.schema()?;
+                        Some((na, sa, at.path.key(k)))
+                    });
+                    if let Some((nn, ss, path)) = pair {
+                        let sub = At {
+                            path: &path,
+                            obj: v,
+                            old: None,
+                        };
+                        kstruct_schema::grow(|| self.all_of(nn, ss, &sub, false));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// One node's rules (`validateExpressions`).
-    fn expressions(
-        &mut self,
-        s: &Structural,
-        path: &Path,
-        obj: &Value,
-        old: Option<&Value>,
-        root: bool,
-        ratchet: bool,
-    ) {
+    fn expressions(&mut self, s: &Structural, rules: &[ValidationRule], at: &At<'_>, root: bool, ratchet: bool) {
+        let (path, obj, old) = (at.path, at.obj, at.old);
         let type_ = || BadValue::String(s.generic.type_.clone());
         if self.budget <= 0 {
             self.errs.push(FieldError::invalid(
@@ -186,7 +266,6 @@ impl Walk {
             self.budget = -1;
             return;
         }
-        let rules = s.x_validations.as_deref().unwrap_or_default();
         let this = convert::to_cel(obj, s, root);
         let old_this = old.map(|o| convert::to_cel(o, s, root));
         for rule in rules {
@@ -335,11 +414,22 @@ impl Walk {
     }
 }
 
-/// Whether a schema or anything below it has rules.
+/// Whether a schema or anything below it has rules (under `allOf` too).
 pub fn has_rules(s: &Structural) -> bool {
     let mut found = false;
-    s.walk(&mut |n| found |= n.x_validations.as_ref().is_some_and(|r| !r.is_empty()));
+    s.walk(&mut |n| {
+        found |= n.x_validations.as_ref().is_some_and(|r| !r.is_empty())
+            || n.value_validation.all_of.iter().any(nested_has_rules);
+    });
     found
+}
+
+fn nested_has_rules(n: &NestedValueValidation) -> bool {
+    n.x_validations.as_ref().is_some_and(|r| !r.is_empty())
+        || n.value_validation.all_of.iter().any(nested_has_rules)
+        || n.items.as_deref().is_some_and(nested_has_rules)
+        || n.additional_properties.as_deref().is_some_and(nested_has_rules)
+        || n.properties.iter().flatten().any(|(_, p)| nested_has_rules(p))
 }
 
 fn same_keys(keys: &[String], a: &Value, b: &Value) -> bool {

@@ -157,3 +157,29 @@ properties:
         ]
     );
 }
+
+#[test]
+fn rules_under_all_of_apply_to_their_node() {
+    let s = schema(
+        r#"
+type: object
+properties:
+  spec:
+    type: object
+    allOf:
+    - x-kubernetes-validations: [{rule: "self.a != 'x'", message: not x}]
+      properties:
+        b: {x-kubernetes-validations: [{rule: "self > 0"}]}
+    properties:
+      a: {type: string}
+      b: {type: integer}
+"#,
+    );
+    assert_eq!(
+        errors(&s, json!({"spec": {"a": "x", "b": 0}})),
+        [
+            "spec: Invalid value: not x",
+            "spec.b: Invalid value: 0: failed rule: self > 0",
+        ]
+    );
+}

@@ -161,6 +161,7 @@ pub fn validate_crd_schema(
         compile_rules,
         cardinality: Some(1),
         total: &total,
+        uncorrelatable: None,
         opts,
     };
     let mut rule_errors = Vec::new();
@@ -286,6 +287,10 @@ struct Walk<'a> {
     cardinality: Option<u64>,
     /// The estimated cost of every rule so far (the per-CRD limit).
     total: &'a std::cell::RefCell<TotalCost>,
+    /// Below a list that is not a `map` list, or an object whose map type is neither
+    /// `granular` nor `atomic`, values cannot be paired with their old values: the highest
+    /// such node, where a rule may not use `oldSelf`.
+    uncorrelatable: Option<Path>,
     opts: &'a SchemaOptions,
 }
 
@@ -328,6 +333,14 @@ impl<'a> Walk<'a> {
             cardinality,
             ..self.clone()
         }
+    }
+
+    /// Below `path`, values do not pair with old ones (the highest such node is kept).
+    fn uncorrelatable(mut self, path: &Path) -> Walk<'a> {
+        if self.uncorrelatable.is_none() {
+            self.uncorrelatable = Some(path.clone());
+        }
+        self
     }
 
     /// Below `not`, `allOf`, `oneOf`, `anyOf`, `definitions` and `dependencies`: no CEL context.
@@ -379,8 +392,12 @@ fn node_rules(
             node(schema, &path.child("additionalProperties"), &sub, false, errs, rules);
         }
     }
+    let correlatable = matches!(s.x_map_type.as_deref(), None | Some("granular" | "atomic"));
     for (name, p) in s.properties.iter().flatten() {
         let mut sub = ctx.clone();
+        if !correlatable {
+            sub = sub.uncorrelatable(path);
+        }
         if (is_root || s.x_embedded_resource) && matches!(name.as_str(), "metadata" | "kind" | "apiVersion") {
             sub.inside_resource_meta = true;
             if is_root {
@@ -403,7 +420,12 @@ fn node_rules(
     }
     match &s.items {
         Some(PropsOrArray::Schema(items)) => {
-            node(items, &path.child("items"), &ctx.child(s.max_items), false, errs, rules)
+            // Only `map` lists pair items with their old values.
+            let mut sub = ctx.child(s.max_items);
+            if s.x_list_type.as_deref() != Some("map") {
+                sub = sub.uncorrelatable(path);
+            }
+            node(items, &path.child("items"), &sub, false, errs, rules);
         }
         Some(PropsOrArray::Array(list)) => {
             for (i, p) in list.iter().enumerate() {
@@ -489,9 +511,14 @@ fn compile(s: &Props, path: &Path, ctx: &Walk, is_root: bool, rules: &mut Vec<Fi
         let vars = rule_variables(&decl, &self_type_name(0), rule.optional_old_self == Some(true));
         let env = Env::for_rule(&vars);
         let rule_path = at.index(i).child("rule");
+        let mut uses_old_self = false;
         match compile_rule(&rule.rule, &env, RuleKind::Rule) {
             Err(e) => rules.push(FieldError::invalid(&rule_path, value(), e.to_string())),
             Ok((expr, checked)) => {
+                uses_old_self = checked
+                    .references
+                    .values()
+                    .any(|r| matches!(r, kstruct_cel::check::Reference::Ident(n) if n == "oldSelf"));
                 let cost = kstruct_cel::cost::estimate(&expr, &checked, Some(&vars.scoped))
                     .max
                     .saturating_mul(cardinality);
@@ -504,24 +531,54 @@ fn compile(s: &Props, path: &Path, ctx: &Walk, is_root: bool, rules: &mut Vec<Fi
                 ctx.total.borrow_mut().observe(&rule_path, cost);
                 // The message expression is compiled once the rule has compiled; its cost is
                 // not multiplied by the node's cardinality.
-                if rule.message_expression.trim().is_empty() {
-                    continue;
-                }
-                let message_path = at.index(i).child("messageExpression");
-                match compile_rule(&rule.message_expression, &env, RuleKind::MessageExpression) {
-                    Err(e) => rules.push(FieldError::invalid(&message_path, value(), e.to_string())),
-                    Ok((expr, checked)) => {
-                        let cost = kstruct_cel::cost::estimate(&expr, &checked, Some(&vars.scoped)).max;
-                        if cost > STATIC_ESTIMATED_COST_LIMIT {
-                            rules.push(FieldError::forbidden(
-                                &message_path,
-                                cost_message("estimated messageExpression cost", cost, STATIC_ESTIMATED_COST_LIMIT),
-                            ));
-                        }
-                        ctx.total.borrow_mut().observe(&message_path, cost);
-                    }
+                if !rule.message_expression.trim().is_empty() {
+                    message_expression(rule, &env, &vars, &at.index(i), ctx, &value, rules);
                 }
             }
+        }
+        if uses_old_self {
+            if let Some(within) = &ctx.uncorrelatable {
+                rules.push(FieldError::invalid(
+                    &rule_path,
+                    BadValue::String(rule.rule.clone()),
+                    format!("oldSelf cannot be used on the uncorrelatable portion of the schema within {within}"),
+                ));
+            }
+        } else if let Some(optional) = rule.optional_old_self {
+            rules.push(FieldError::invalid(
+                &at.index(i).child("optionalOldSelf"),
+                BadValue::Bool(optional),
+                "may not be set if oldSelf is not used in rule",
+            ));
+        }
+    }
+}
+
+/// A rule's `messageExpression`, compiled and costed (its cost is not multiplied by the
+/// node's cardinality).
+fn message_expression(
+    rule: &crate::structural::ValidationRule,
+    env: &kstruct_cel::check::Env,
+    vars: &kstruct_cel::schema::RuleVariables,
+    at: &Path,
+    ctx: &Walk,
+    value: &dyn Fn() -> BadValue,
+    rules: &mut Vec<FieldError>,
+) {
+    use kstruct_cel::check::{RuleKind, compile_rule};
+    use kstruct_cel::cost::STATIC_ESTIMATED_COST_LIMIT;
+    let message_path = at.child("messageExpression");
+    match compile_rule(&rule.message_expression, env, RuleKind::MessageExpression) {
+        Err(e) => rules.push(FieldError::invalid(&message_path, value(), e.to_string())),
+        Ok((expr, checked)) => {
+            let cost = kstruct_cel::cost::estimate(&expr, &checked, Some(&vars.scoped)).max;
+            if cost > STATIC_ESTIMATED_COST_LIMIT {
+                rules.push(FieldError::forbidden(
+                    &message_path,
+                    cost_message("estimated messageExpression cost", cost, STATIC_ESTIMATED_COST_LIMIT),
+                ));
+            }
+            ctx.total.borrow_mut().observe(&message_path, cost);
         }
     }
 }
