@@ -5,27 +5,9 @@ use crate::ast::{ACCUMULATOR, Comprehension, Expr, ExprKind, Id, Literal, MapEnt
 use crate::lexer::{Kind, Token};
 use crate::{Error, MAX_DEPTH};
 
-/// Words CEL reserves: identifiers cannot be these (`true`, `false`, `null` and `in` are
-/// tokens of their own).
-pub(crate) const RESERVED: [&str; 17] = [
-    "as",
-    "break",
-    "const",
-    "continue",
-    "else",
-    "for",
-    "function",
-    "if",
-    "import",
-    "let",
-    "loop",
-    "package",
-    "namespace",
-    "return",
-    "var",
-    "void",
-    "while",
-];
+/// Words CEL reserves: identifiers cannot be these (`true`, `false`, `null` and `in`, the
+/// first four of the escaping list, are tokens of their own).
+pub(crate) const RESERVED: &[&str] = crate::types::RESERVED_SYMBOLS.split_at(4).1;
 
 pub(crate) struct Parser<'a> {
     src: &'a str,

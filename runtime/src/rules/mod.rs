@@ -31,6 +31,8 @@
 mod convert;
 mod programs;
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use kstruct_cel::eval::{COST_LIMIT_EXCEEDED, Vars, evaluate};
@@ -92,6 +94,7 @@ pub(crate) fn run(
         budget,
         evaluated: 0,
         ratcheting,
+        rules_below: HashMap::new(),
     };
     let unchanged = ratcheting && old.is_some_and(|o| o == obj);
     walk.node(schema, path, obj, old, resource, unchanged);
@@ -116,11 +119,21 @@ struct Walk {
     evaluated: usize,
     /// An update's walk: errors of unchanged values are ratcheted.
     ratcheting: bool,
+    /// [`has_rules`] of the schema nodes met so far, by address: asked once per node, not
+    /// once per value (the schema outlives the walk).
+    rules_below: HashMap<*const Structural, bool>,
 }
 
 impl Walk {
     fn out_of_budget(&self) -> bool {
         self.budget < 0
+    }
+
+    fn rules_below(&mut self, s: &Structural) -> bool {
+        *self
+            .rules_below
+            .entry(std::ptr::from_ref(s))
+            .or_insert_with(|| has_rules(s))
     }
 
     /// One node; `ratchet`: the node (or, when it has no old value, its nearest ancestor that
@@ -147,7 +160,7 @@ impl Walk {
         match obj {
             Value::Array(items) => {
                 let Some(item_schema) = s.items.as_deref() else { return };
-                if !has_rules(item_schema) {
+                if !self.rules_below(item_schema) {
                     return;
                 }
                 let keys = (s.extensions.x_list_type.as_deref() == Some("map"))
@@ -170,7 +183,7 @@ impl Walk {
                 let correlatable = matches!(s.extensions.x_map_type.as_deref(), None | Some("granular" | "atomic"));
                 let old_map = old.and_then(Value::as_object).filter(|_| correlatable);
                 if let Some(additional) = s.additional_properties.as_ref().and_then(|a| a.schema())
-                    && has_rules(additional)
+                    && self.rules_below(additional)
                 {
                     for (k, v) in map {
                         let old_v = old_map.and_then(|m| m.get(k));
@@ -183,7 +196,7 @@ impl Walk {
                 }
                 for (k, v) in map {
                     let Some(sub) = s.properties.get(k) else { continue };
-                    if !has_rules(sub) {
+                    if !self.rules_below(sub) {
                         continue;
                     }
                     let old_v = old_map.and_then(|m| m.get(k));
