@@ -24,6 +24,29 @@ pub const PER_CALL_LIMIT: u64 = 1_000_000;
 pub const RUNTIME_CEL_COST_BUDGET: u64 = 10_000_000;
 /// `StaticEstimatedCostLimit`.
 pub const STATIC_ESTIMATED_COST_LIMIT: u64 = 10_000_000;
+
+/// apiextensions' `getCostErrorMessage`: how far over its limit a cost is, as the API server
+/// says it (`what` is `estimated rule cost`, `estimated messageExpression cost`...).
+///
+/// ```
+/// use kstruct_cel::cost::exceeds_budget_message;
+/// assert!(exceeds_budget_message("estimated rule cost", 25, 10).starts_with(
+///     "estimated rule cost exceeds budget by factor of 2.5x (try simplifying the rule",
+/// ));
+/// ```
+pub fn exceeds_budget_message(what: &str, cost: u64, limit: u64) -> String {
+    let factor = cost as f64 / limit as f64;
+    let factor = if factor > 100.0 {
+        "more than 100x".to_owned()
+    } else if factor < 1.5 {
+        format!("{factor:.6}x")
+    } else {
+        format!("{factor:.1}x")
+    };
+    format!(
+        "{what} exceeds budget by factor of {factor} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)"
+    )
+}
 /// `StaticEstimatedCRDCostLimit`.
 pub const STATIC_ESTIMATED_CRD_COST_LIMIT: u64 = 100_000_000;
 

@@ -176,7 +176,7 @@ pub fn validate_crd_schema(
         }
         rule_errors.push(FieldError::forbidden(
             &root,
-            cost_message(
+            kstruct_cel::cost::exceeds_budget_message(
                 "x-kubernetes-validations estimated rule & messageExpression cost total for entire OpenAPIv3 schema",
                 total.total,
                 kstruct_cel::cost::STATIC_ESTIMATED_CRD_COST_LIMIT,
@@ -525,7 +525,11 @@ fn compile(s: &Props, path: &Path, ctx: &Walk, is_root: bool, rules: &mut Vec<Fi
                 if cost > STATIC_ESTIMATED_COST_LIMIT {
                     rules.push(FieldError::forbidden(
                         &rule_path,
-                        cost_message("estimated rule cost", cost, STATIC_ESTIMATED_COST_LIMIT),
+                        kstruct_cel::cost::exceeds_budget_message(
+                            "estimated rule cost",
+                            cost,
+                            STATIC_ESTIMATED_COST_LIMIT,
+                        ),
                     ));
                 }
                 ctx.total.borrow_mut().observe(&rule_path, cost);
@@ -575,27 +579,16 @@ fn message_expression(
             if cost > STATIC_ESTIMATED_COST_LIMIT {
                 rules.push(FieldError::forbidden(
                     &message_path,
-                    cost_message("estimated messageExpression cost", cost, STATIC_ESTIMATED_COST_LIMIT),
+                    kstruct_cel::cost::exceeds_budget_message(
+                        "estimated messageExpression cost",
+                        cost,
+                        STATIC_ESTIMATED_COST_LIMIT,
+                    ),
                 ));
             }
             ctx.total.borrow_mut().observe(&message_path, cost);
         }
     }
-}
-
-/// `getCostErrorMessage`: how far over its limit a cost is.
-fn cost_message(what: &str, cost: u64, limit: u64) -> String {
-    let factor = cost as f64 / limit as f64;
-    let factor = if factor > 100.0 {
-        "more than 100x".to_owned()
-    } else if factor < 1.5 {
-        format!("{factor:.6}x")
-    } else {
-        format!("{factor:.1}x")
-    };
-    format!(
-        "{what} exceeds budget by factor of {factor} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)"
-    )
 }
 
 /// `specStandardValidatorV3.validate`: fields the API server never supports.
