@@ -20,8 +20,10 @@
 //! assert_eq!(e.to_string(), "ERROR: <input>:1:10: Syntax error: mismatched input '<EOF>' expecting an expression\n | self.x ==\n | .........^");
 //! ```
 
+pub use compat::Compatibility;
 pub mod ast;
 pub mod check;
+mod compat;
 pub mod cost;
 pub mod decls;
 #[cfg(feature = "eval")]
@@ -163,6 +165,15 @@ pub fn check(expression: &str) -> Result<(), Error> {
 /// # Errors
 /// The first problem, with its position.
 pub fn parse(expression: &str) -> Result<ast::Expr, Error> {
+    parse_at(expression, Compatibility::DEFAULT)
+}
+
+/// Parses `expression` with the macros of compatibility version `version` (see
+/// [`Compatibility`]): before 1.32, `all(i, v, p)` is a call, not a comprehension.
+///
+/// # Errors
+/// The first problem, with its position.
+pub fn parse_at(expression: &str, version: Compatibility) -> Result<ast::Expr, Error> {
     let size = expression.chars().count();
     if size > MAX_CODE_POINTS {
         return Err(Error::at(
@@ -172,5 +183,5 @@ pub fn parse(expression: &str) -> Result<ast::Expr, Error> {
         ));
     }
     let (tokens, lexer_error) = lexer::tokens(expression);
-    parser::Parser::new(expression, tokens, lexer_error).parse()
+    parser::Parser::new(expression, tokens, lexer_error, version).parse()
 }

@@ -17,12 +17,19 @@ pub(crate) struct Parser<'a> {
     at: usize,
     depth: usize,
     next_id: Id,
+    /// Which macros are expanded.
+    version: crate::Compatibility,
 }
 
 type Result<T> = std::result::Result<T, Error>;
 
 impl<'a> Parser<'a> {
-    pub fn new(src: &'a str, tokens: Vec<Token>, lexer_error: Option<Error>) -> Parser<'a> {
+    pub fn new(
+        src: &'a str,
+        tokens: Vec<Token>,
+        lexer_error: Option<Error>,
+        version: crate::Compatibility,
+    ) -> Parser<'a> {
         Parser {
             src,
             tokens,
@@ -30,6 +37,7 @@ impl<'a> Parser<'a> {
             at: 0,
             depth: 0,
             next_id: 0,
+            version,
         }
     }
 
@@ -540,18 +548,19 @@ impl<'a> Parser<'a> {
 
     /// A call on a receiver, or the macro it names.
     fn receiver_call(&mut self, open: usize, name: &str, target: Expr, mut args: Vec<Expr>) -> Result<Expr> {
-        if name == "sortBy" && args.len() == 2 {
+        if name == "sortBy" && args.len() == 2 && self.version.has_sort_by() {
             return self.sort_by(open, target, args);
         }
         let one_var = matches!(
             (name, args.len()),
             ("all" | "exists" | "exists_one" | "filter" | "optMap" | "optFlatMap", 2) | ("map", 2 | 3)
         );
-        let two_var = matches!(
-            (name, args.len()),
-            ("all" | "exists" | "existsOne" | "exists_one", 3)
-                | ("transformList" | "transformMap" | "transformMapEntry", 3 | 4)
-        );
+        let two_var = self.version.has_two_variable_comprehensions()
+            && matches!(
+                (name, args.len()),
+                ("all" | "exists" | "existsOne" | "exists_one", 3)
+                    | ("transformList" | "transformMap" | "transformMapEntry", 3 | 4)
+            );
         if !one_var && !two_var {
             return Ok(self.call(open, name, Some(target), args));
         }

@@ -87,6 +87,11 @@ enum Command {
         /// one object per finding: file, line, column, name, message), or `sarif`.
         #[arg(short = 'o', long, value_enum, value_name = "FORMAT", default_value = "text")]
         output: LintOutputArg,
+        /// Compile CEL rules in the environment of this compatibility version (1.29 to 1.36):
+        /// the target server's minor version minus one (a 1.31 server compiles new rules for
+        /// 1.30). Default: 1.36, a 1.37 server's.
+        #[arg(long, value_name = "MAJOR.MINOR", default_value_t = kstruct::cel::Compatibility::DEFAULT)]
+        cel_compatibility: kstruct::cel::Compatibility,
         /// CRD files (YAML or JSON, multi-document), directories (every .yaml, .yml and .json
         /// file below, in path order), or `-` for standard input.
         #[arg(required = true)]
@@ -528,7 +533,17 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check(args) => commands::check::run(&args),
-        Command::Lint { schema, output, files } => commands::lint::run(&files, schema, output),
+        Command::Lint {
+            schema,
+            output,
+            cel_compatibility,
+            files,
+        } => commands::lint::run(
+            &files,
+            schema,
+            &kstruct::lint::LintOptions { cel_compatibility },
+            output,
+        ),
         Command::Objects(command) => {
             use commands::transform::{Op, run};
             match command {

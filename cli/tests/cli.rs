@@ -112,6 +112,37 @@ fn lint_crd_prefixes_version_paths() {
 }
 
 #[test]
+fn lint_compiles_rules_for_the_servers_compatibility_version() {
+    // A property named by a keyword: `self.if` finds it from compatibility version 1.31 on.
+    let crd = fixture(
+        "crd.yaml",
+        &CRD.replacen(
+            "            properties:\n              size:",
+            "            x-kubernetes-validations: [{rule: 'self.if > 0'}]\n            properties:\n              if: {type: integer}\n              size:",
+            1,
+        ),
+    );
+    let crd = crd.to_str().unwrap();
+    let o = kstruct(&["lint", crd], "");
+    assert_eq!((code(&o), stdout(&o).as_str()), (0, ""), "{}", stderr(&o));
+    let o = kstruct(&["lint", "--cel-compatibility", "1.30", crd], "");
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        stdout(&o),
+        "spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: \
+         {\"FieldPath\":\"\",\"Message\":\"\",\"MessageExpression\":\"\",\"OptionalOldSelf\":null,\"Reason\":null,\"Rule\":\"self.if \\u003e 0\"}: \
+         compilation failed: ERROR: <input>:1:5: undefined field 'if'\n | self.if > 0\n | ....^\n"
+    );
+    let o = kstruct(&["lint", "--cel-compatibility", "1.28", crd], "");
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("kstruct models the CEL environments of compatibility versions 1.29 to 1.36, not 1.28"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn lint_clean_crd_exits_0() {
     let crd = fixture("crd.yaml", CRD);
     let o = kstruct(&["lint", crd.to_str().unwrap()], "");

@@ -237,6 +237,23 @@ fn needs_cel_compiler(error: &Value, schema: &Value) -> bool {
         || (path == "spec.validation.openAPIV3Schema" && kind == "FieldValueForbidden")
 }
 
+/// The compatibility version of a case's `environment.MustBaseEnvSet(version.MajorMinor(1,
+/// 30))`; the server's own when the case sets none.
+fn cel_environment(set: Option<&str>) -> kstruct::cel::Compatibility {
+    let Some(args) = set.and_then(|s| s.split("MajorMinor(").nth(1)) else {
+        return kstruct::cel::Compatibility::DEFAULT;
+    };
+    let digits: String = args
+        .chars()
+        .take_while(|c| *c != ')')
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    let version = digits.replace(',', ".");
+    version
+        .parse()
+        .unwrap_or_else(|e| panic!("case environment {set:?}: {e}"))
+}
+
 /// The CRD-validation table in full: every (error type, path) the reference's
 /// `validateCustomResourceDefinitionValidation` gives, as a multiset, with each case's options.
 /// Cases whose expectations include CEL compilation results are checked without those.
@@ -262,6 +279,7 @@ fn crd_validation_schema_rules() {
             require_structural_schema: flag("requireStructuralSchema"),
             require_atomic_set_type: flag("requireAtomicSetType"),
             require_map_list_keys_map_set_validation: flag("requireMapListKeysMapSetValidation"),
+            cel_compatibility: cel_environment(o["celEnvironmentSet"].as_str()),
         };
         let schema = &case["input"]["openAPIV3Schema"];
         let status = case["statusEnabled"].as_bool().unwrap_or(false);

@@ -39,22 +39,35 @@ pub struct Env {
     /// A field named by a reserved word (`namespace`) is found under its escaped name
     /// (`__namespace__`), as the API server's type provider does from 1.31.
     pub recognize_keyword_as_field_name: bool,
+    /// The compatibility version (which macros the parser expands).
+    pub version: crate::Compatibility,
 }
 
 impl Env {
     /// The CRD environment at compatibility version 1.36, without variables.
     pub fn crd() -> Env {
+        Env::crd_at(crate::Compatibility::DEFAULT)
+    }
+
+    /// The CRD environment at compatibility version `version`, without variables.
+    pub fn crd_at(version: crate::Compatibility) -> Env {
         Env {
-            decls: Declarations::crd(),
+            decls: Declarations::crd_at(version),
             object_types: BTreeMap::new(),
-            recognize_keyword_as_field_name: true,
+            recognize_keyword_as_field_name: version.recognizes_keywords_as_field_names(),
+            version,
         }
     }
 
     /// The environment of a CRD node's rules: `self` and `oldSelf` (see
     /// [`crate::schema::rule_variables`]) and the node's object types.
     pub fn for_rule(vars: &crate::schema::RuleVariables) -> Env {
-        let mut env = Env::crd();
+        Env::for_rule_at(vars, crate::Compatibility::DEFAULT)
+    }
+
+    /// [`Env::for_rule`] at compatibility version `version`.
+    pub fn for_rule_at(vars: &crate::schema::RuleVariables, version: crate::Compatibility) -> Env {
+        let mut env = Env::crd_at(version);
         env.declare_variable("self", vars.self_type.clone());
         env.declare_variable("oldSelf", vars.old_self_type.clone());
         for (name, t) in &vars.object_types {
@@ -333,7 +346,7 @@ pub fn compile_rule(src: &str, env: &Env, kind: RuleKind) -> Result<(Expr, Check
         RuleKind::Rule => "compilation failed: ",
         RuleKind::MessageExpression => "messageExpression compilation failed: ",
     };
-    let expr = crate::parse(src).map_err(|e| RuleError::Compile {
+    let expr = crate::parse_at(src, env.version).map_err(|e| RuleError::Compile {
         prefix,
         issues: e.to_string(),
     })?;

@@ -439,3 +439,30 @@ fn deep_expressions_check_and_estimate() {
     assert_eq!(checked.result, Type::Bool);
     assert!(crate::cost::estimate(&e, &checked, None).max > 0);
 }
+
+/// Each library joins the environment at the compatibility version the server adds it.
+#[test]
+fn libraries_follow_the_compatibility_version() {
+    let compiles = |src: &str, minor: u32| {
+        let env = Env::crd_at(crate::Compatibility::new(1, minor));
+        compile_rule(src, &env, RuleKind::Rule).is_ok()
+    };
+    let cases: [(&str, u32); 7] = [
+        ("'abc'.lowerAscii() == 'abc'", 29),
+        ("sets.contains([1], [1])", 29),
+        ("ip('10.0.0.1').family() == 4", 30),
+        ("cidr('10.0.0.0/8').containsIP('10.1.2.3')", 30),
+        ("!format.dns1123Label().validate('a').hasValue()", 31),
+        ("[1, 2].all(i, v, v > i)", 32),
+        ("semver('1.2.3').major() == 1", 33),
+    ];
+    for (src, since) in cases {
+        assert!(compiles(src, since), "{src} at 1.{since}");
+        assert!(compiles(src, 36), "{src} at 1.36");
+        if since > 29 {
+            assert!(!compiles(src, since - 1), "{src} at 1.{}", since - 1);
+        }
+    }
+    assert!(compiles("[3, 1].sortBy(x, -x) == [3, 1]", 34));
+    assert!(!compiles("[3, 1].sortBy(x, -x) == [3, 1]", 33));
+}

@@ -8,7 +8,8 @@
 //! are undeclared, as on the server.
 //!
 //! The table (`spec.txt`) lists one overload a line, by library in the order the server adds
-//! them; a function declared by several libraries has its overloads in that order, as cel-go
+//! them, each library under a header naming the compatibility versions it is part of
+//! ([`Declarations::crd_at`] builds an older version's environment); a function declared by several libraries has its overloads in that order, as cel-go
 //! merges them.
 
 use std::collections::BTreeMap;
@@ -48,6 +49,19 @@ pub struct Declarations {
 
 const SPEC: &str = include_str!("spec.txt");
 
+/// Whether a table section marked `introduced[-removed]` is part of `version`'s environment.
+fn section_included(versions: &str, version: crate::Compatibility) -> bool {
+    let parse = |v: &str| {
+        let (major, minor) = v.trim().split_once('.')?;
+        Some(crate::Compatibility::new(major.parse().ok()?, minor.parse().ok()?))
+    };
+    let (introduced, removed) = match versions.split_once('-') {
+        Some((i, r)) => (parse(i), parse(r)),
+        None => (parse(versions), None),
+    };
+    introduced.is_some_and(|i| version.has(i, removed))
+}
+
 /// The object types the server's libraries register (no fields).
 pub const LIBRARY_OBJECT_TYPES: [&str; 9] = [
     crate::types::URL,
@@ -66,9 +80,23 @@ impl Declarations {
     /// the libraries listed in the module docs, and the type identifiers (`int`, `list`,
     /// `kubernetes.Quantity`...).
     pub fn crd() -> Declarations {
+        Declarations::crd_at(crate::Compatibility::DEFAULT)
+    }
+
+    /// The CRD environment's declarations at compatibility version `version`: the libraries
+    /// the server adds at that version (each section of the table names the versions it is
+    /// part of: `@1.30`, `@1.0-1.37`).
+    pub fn crd_at(version: crate::Compatibility) -> Declarations {
         let mut d = Declarations::default();
+        let mut included = true;
         for line in SPEC.lines() {
-            if line.starts_with('#') || line.trim().is_empty() {
+            if let Some(header) = line.strip_prefix('#') {
+                included = header
+                    .rsplit_once('@')
+                    .is_none_or(|(_, v)| section_included(v, version));
+                continue;
+            }
+            if !included || line.trim().is_empty() {
                 continue;
             }
             let parts: Vec<&str> = line.split(';').collect();
@@ -102,11 +130,21 @@ impl Declarations {
         }
         d.idents
             .insert("optional_type".into(), Type::type_of(Type::optional(Type::param("T"))));
+        let at_least = |minor| version >= crate::Compatibility::new(1, minor);
         for name in LIBRARY_OBJECT_TYPES {
-            d.idents.insert(name.into(), Type::type_of(Type::object(name)));
+            let introduced = match name {
+                crate::types::SEMVER => at_least(33),
+                crate::types::NAMED_FORMAT => at_least(31),
+                _ => true,
+            };
+            if introduced {
+                d.idents.insert(name.into(), Type::type_of(Type::object(name)));
+            }
         }
-        for name in [crate::types::IP, crate::types::CIDR] {
-            d.idents.insert(name.into(), Type::type_of(Type::opaque(name)));
+        if at_least(30) {
+            for name in [crate::types::IP, crate::types::CIDR] {
+                d.idents.insert(name.into(), Type::type_of(Type::opaque(name)));
+            }
         }
         d
     }

@@ -44,7 +44,12 @@ struct Counts {
 }
 
 /// Lints every document of every input; `schema_mode` reads every document as a bare schema.
-pub fn run(paths: &[PathBuf], schema_mode: bool, output: LintOutputArg) -> Result<Outcome, String> {
+pub fn run(
+    paths: &[PathBuf],
+    schema_mode: bool,
+    opts: &kstruct::lint::LintOptions,
+    output: LintOutputArg,
+) -> Result<Outcome, String> {
     let mut unreadable = 0usize;
     let mut inputs = Vec::new();
     for p in paths {
@@ -76,7 +81,7 @@ pub fn run(paths: &[PathBuf], schema_mode: bool, output: LintOutputArg) -> Resul
         ..Counts::default()
     };
     for input in &inputs {
-        lint_input(input, schema_mode, &mut linted, &mut counts);
+        lint_input(input, schema_mode, opts, &mut linted, &mut counts);
     }
     let mut out = std::io::stdout().lock();
     let written = match output {
@@ -256,7 +261,13 @@ fn sources<'a>(bytes: &'a [u8], raw: &'a [Doc], doc: &kstruct::input::Document, 
     })
 }
 
-fn lint_input(input: &Input, schema_mode: bool, linted: &mut Vec<Linted>, counts: &mut Counts) {
+fn lint_input(
+    input: &Input,
+    schema_mode: bool,
+    opts: &kstruct::lint::LintOptions,
+    linted: &mut Vec<Linted>,
+    counts: &mut Counts,
+) {
     let docs = kstruct::input::read_documents(&input.bytes, &input.origin);
     let raw = documents_of(&input.bytes, &input.origin);
     for doc in &docs {
@@ -296,7 +307,7 @@ fn lint_input(input: &Input, schema_mode: bool, linted: &mut Vec<Linted>, counts
         // Built only when a finding needs a position.
         let mut map: Option<Option<SourceMap>> = None;
         for (i, item) in items {
-            let Some(found) = lint_document(item, schema_mode, counts) else {
+            let Some(found) = lint_document(item, schema_mode, opts, counts) else {
                 note_skipped(item, &input.origin, doc.line);
                 continue;
             };
@@ -346,7 +357,12 @@ struct Found {
 }
 
 /// The findings for one document, or `None` when it is neither a CRD nor a schema.
-fn lint_document(value: &Value, schema_mode: bool, counts: &mut Counts) -> Option<Found> {
+fn lint_document(
+    value: &Value,
+    schema_mode: bool,
+    opts: &kstruct::lint::LintOptions,
+    counts: &mut Counts,
+) -> Option<Found> {
     let field = |e: &kstruct::schema::field::FieldError| Some(e.field.clone()).filter(|f| !f.is_empty());
     if !schema_mode && kstruct::schema::crd::is_crd(value) {
         counts.crds += 1;
@@ -355,7 +371,7 @@ fn lint_document(value: &Value, schema_mode: bool, counts: &mut Counts) -> Optio
             .and_then(Value::as_str)
             .unwrap_or("unnamed CRD")
             .to_string();
-        let (messages, fields) = match kstruct::lint::lint_crd(value) {
+        let (messages, fields) = match kstruct::lint::lint_crd_with(value, opts) {
             Ok(errors) => errors.iter().map(|e| (e.to_string(), field(e))).unzip(),
             Err(e) => (vec![e.to_string()], vec![None]),
         };

@@ -22,7 +22,8 @@
 //! ]);
 //! ```
 //!
-//! Not checked (see `docs/divergences.md`): CEL rules are parsed, not type-checked or costed.
+//! CEL rules are compiled in the environment of the server's compatibility version (1.36 by
+//! default; [`LintOptions`] picks another, for a CRD meant for older servers).
 
 mod defaults;
 mod model;
@@ -45,6 +46,44 @@ use crate::Error;
 /// handled as a CustomResourceDefinition: json: cannot unmarshal number into Go struct field
 /// CustomResourceDefinitionSpec.spec.group of type string`).
 pub fn lint_crd(doc: &Value) -> Result<Vec<FieldError>, Error> {
+    lint_crd_with(doc, &LintOptions::default())
+}
+
+/// What a CRD is checked against: the server it will be created on.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LintOptions {
+    /// The compatibility version whose CEL environment new rules are compiled in: a server's
+    /// minor version minus one (a 1.31 server compiles them for 1.30, where `format.*`,
+    /// two-variable comprehensions and `self.if` for the property `if` are not yet known).
+    pub cel_compatibility: kstruct_cel::Compatibility,
+}
+
+/// [`lint_crd`] for the server [`LintOptions`] describes.
+///
+/// ```
+/// use kstruct::lint::{LintOptions, lint_crd_with};
+/// let crd = serde_json::json!({
+///     "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+///     "metadata": {"name": "widgets.example.com"},
+///     "spec": {"group": "example.com", "scope": "Namespaced",
+///              "names": {"kind": "Widget", "plural": "widgets"},
+///              "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
+///                  "type": "object",
+///                  "properties": {"spec": {"type": "object",
+///                      "x-kubernetes-validations": [{"rule": "self.tags.all(i, t, t != '')"}],
+///                      "properties": {"tags": {"type": "array", "maxItems": 8,
+///                          "items": {"type": "string", "maxLength": 8}}}}}}}}]},
+/// });
+/// assert!(lint_crd_with(&crd, &LintOptions::default()).unwrap().is_empty());
+/// // Two-variable comprehensions came with 1.32: a 1.32 server (compatibility 1.31) refuses it.
+/// let old = LintOptions { cel_compatibility: "1.31".parse().unwrap() };
+/// let errors = lint_crd_with(&crd, &old).unwrap();
+/// assert!(errors[0].to_string().contains("undeclared reference to 'i'"), "{}", errors[0]);
+/// ```
+///
+/// # Errors
+/// As [`lint_crd`].
+pub fn lint_crd_with(doc: &Value, opts: &LintOptions) -> Result<Vec<FieldError>, Error> {
     let api_version = doc.get("apiVersion").and_then(Value::as_str).unwrap_or("");
     if api_version != kstruct_schema::crd::API_VERSION {
         return Err(Error::Crd(format!(
@@ -75,7 +114,7 @@ pub fn lint_crd(doc: &Value) -> Result<Vec<FieldError>, Error> {
         }
     }
     let mut errs = Vec::new();
-    spec::validate(&crd, &mut errs);
+    spec::validate(&crd, opts, &mut errs);
     Ok(errs)
 }
 

@@ -30,9 +30,9 @@ const MAX_SELECTABLE_FIELDS: usize = 8;
 const APPROVAL: &str = "api-approved.kubernetes.io";
 
 /// Every finding, in order.
-pub(crate) fn validate(crd: &Crd, errs: &mut Vec<FieldError>) {
+pub(crate) fn validate(crd: &Crd, lint: &super::LintOptions, errs: &mut Vec<FieldError>) {
     object_meta(crd, errs);
-    spec(crd, errs);
+    spec(crd, lint, errs);
     stored_versions(crd, errs);
     api_approval(crd, errs);
     if crd.preserve_unknown_fields {
@@ -77,7 +77,7 @@ fn object_meta(crd: &Crd, errs: &mut Vec<FieldError>) {
 }
 
 /// `validateCustomResourceDefinitionSpec`.
-fn spec(crd: &Crd, errs: &mut Vec<FieldError>) {
+fn spec(crd: &Crd, lint: &super::LintOptions, errs: &mut Vec<FieldError>) {
     let spec = Path::new("spec");
     if crd.group.is_empty() {
         errs.push(FieldError::required(&spec.child("group"), ""));
@@ -119,7 +119,10 @@ fn spec(crd: &Crd, errs: &mut Vec<FieldError>) {
             "must be false in order to use defaults in the schema",
         ));
     }
-    let opts = SchemaOptions::default();
+    let opts = SchemaOptions {
+        cel_compatibility: lint.cel_compatibility,
+        ..SchemaOptions::default()
+    };
     let mut storage = 0;
     let mut names = BTreeSet::new();
     let mut unique = true;

@@ -73,6 +73,9 @@ pub struct SchemaOptions {
     pub require_atomic_set_type: bool,
     /// `validateMapListKeysMapSet`: set/map items not nullable, map keys required or defaulted.
     pub require_map_list_keys_map_set_validation: bool,
+    /// The compatibility version whose CEL environment new rules are compiled in (the
+    /// server's: its minor version minus one).
+    pub cel_compatibility: kstruct_cel::Compatibility,
 }
 
 impl Default for SchemaOptions {
@@ -85,6 +88,7 @@ impl Default for SchemaOptions {
             require_structural_schema: true,
             require_atomic_set_type: true,
             require_map_list_keys_map_set_validation: true,
+            cel_compatibility: kstruct_cel::Compatibility::DEFAULT,
         }
     }
 }
@@ -509,7 +513,7 @@ fn compile(s: &Props, path: &Path, ctx: &Walk, is_root: bool, rules: &mut Vec<Fi
         };
         // The reference names each rule's object type `selfType<clock nanoseconds>`.
         let vars = rule_variables(&decl, &self_type_name(0), rule.optional_old_self == Some(true));
-        let env = Env::for_rule(&vars);
+        let env = Env::for_rule_at(&vars, ctx.opts.cel_compatibility);
         let rule_path = at.index(i).child("rule");
         let mut uses_old_self = false;
         match compile_rule(&rule.rule, &env, RuleKind::Rule) {
