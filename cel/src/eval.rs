@@ -415,7 +415,12 @@ fn qualified_name(e: &Expr) -> Option<String> {
 fn select(v: &Value, field: &str, test_only: bool) -> R {
     match v {
         Value::Map(m) => {
-            let found = m.get_str(field);
+            let mut found = m.get_str(field);
+            // An object's property named by a keyword is stored escaped (`__namespace__`);
+            // `self.namespace` finds it, as the API server's values do from 1.31.
+            if found.is_none() && m.object.is_some() && crate::types::RESERVED_SYMBOLS.contains(&field) {
+                found = m.get_str(&format!("__{field}__"));
+            }
             if test_only {
                 return Ok(Value::Bool(found.is_some()));
             }

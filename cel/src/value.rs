@@ -59,8 +59,9 @@ pub enum ListKind {
     Atomic,
     /// `set`: equal when they hold the same items in any order; `+` adds the new items.
     Set,
-    /// `map`: items are objects identified by these keys: equal when each key's item is equal
-    /// in any order; `+` replaces items with the same keys and appends the others.
+    /// `map`: items are objects identified by these keys (escaped names; a name that cannot
+    /// be escaped as it is): equal when each key's item is equal in any order; `+` replaces
+    /// items with the same keys and appends the others.
     Map(Arc<[String]>),
 }
 
@@ -81,6 +82,25 @@ pub struct Map {
     /// `Some(type name)` for an object of a declared type (its fields are reached with `.`,
     /// and `has()` tells whether they are set); `None` for a map.
     pub object: Option<Arc<str>>,
+    /// For an object read from JSON: the members rules cannot name, which the API server's
+    /// equality of objects still compares (`None` when there are none).
+    pub hidden: Option<Arc<Hidden>>,
+}
+
+/// What an object read from JSON holds besides its named fields. The API server compares
+/// two objects by their JSON member counts, then, member by member of the left one: declared
+/// properties by value (a `null` one as absent), undeclared members (preserved unknown
+/// fields) by Go's deep equality when the right one has them too.
+#[derive(Debug, Clone, Default)]
+pub struct Hidden {
+    /// The JSON object's member count (`null` and hidden members included).
+    pub len: usize,
+    /// Declared properties set to `null`, by JSON name.
+    pub nulls: Vec<Arc<str>>,
+    /// Declared properties whose names cannot be escaped (`k!`), by JSON name.
+    pub unnamed: Vec<(Arc<str>, Value)>,
+    /// Undeclared members, by JSON name, as untyped values.
+    pub unknown: Vec<(Arc<str>, Value)>,
 }
 
 /// A point in time: seconds and nanoseconds since the Unix epoch, UTC.
@@ -105,6 +125,90 @@ impl Map {
             .find(|(k, _)| matches!(k, Value::String(s) if &**s == key))
             .map(|(_, v)| v)
     }
+
+    /// A field by its escaped name, or a declared property whose name cannot be escaped by
+    /// its JSON name (the key fields of map lists).
+    pub fn key_field(&self, name: &str) -> Option<&Value> {
+        self.get_str(name).or_else(|| {
+            let hidden = self.hidden.as_deref()?;
+            hidden.unnamed.iter().find(|(n, _)| &**n == name).map(|(_, v)| v)
+        })
+    }
+
+    /// The member count the API server's equality compares.
+    fn member_count(&self) -> usize {
+        self.hidden.as_deref().map_or(self.entries.len(), |h| h.len)
+    }
+
+    /// Whether a declared property, by JSON name, is set (not `null`, not absent).
+    fn has_declared(&self, json_name: &str) -> bool {
+        let named = crate::types::escape(json_name).is_some_and(|n| self.get_str(&n).is_some());
+        named
+            || self
+                .hidden
+                .as_deref()
+                .is_some_and(|h| h.unnamed.iter().any(|(n, _)| &**n == json_name))
+    }
+}
+
+/// The API server's `unstructuredMap.Equal` for objects with hidden members (see
+/// [`Hidden`]).
+fn objects_equal(a: &Map, b: &Map) -> Option<bool> {
+    if a.member_count() != b.member_count() {
+        return Some(false);
+    }
+    for (k, v) in &a.entries {
+        match b.get(k) {
+            Some(w) if v.equals(w)? => {}
+            _ => return Some(false),
+        }
+    }
+    let Some(h) = a.hidden.as_deref() else {
+        return Some(true);
+    };
+    if h.nulls.iter().any(|n| b.has_declared(n)) {
+        return Some(false);
+    }
+    let other = b.hidden.as_deref();
+    for (n, v) in &h.unnamed {
+        match other.and_then(|o| o.unnamed.iter().find(|(m, _)| m == n)) {
+            Some((_, w)) if v.equals(w)? => {}
+            _ => return Some(false),
+        }
+    }
+    for (n, v) in &h.unknown {
+        if let Some((_, w)) = other.and_then(|o| o.unknown.iter().find(|(m, _)| m == n))
+            && !identical(v, w)
+        {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+/// Go's `reflect.DeepEqual` on decoded JSON: the same kind of value, equal throughout (an
+/// integer and a float are not equal, nor are NaNs).
+fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::Double(x), Value::Double(y)) => x == y,
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::List(x), Value::List(y)) => {
+            x.items.len() == y.items.len() && x.items.iter().zip(&y.items).all(|(x, y)| identical(x, y))
+        }
+        (Value::Map(x), Value::Map(y)) => {
+            x.entries.len() == y.entries.len()
+                && x.entries.iter().all(|(k, v)| {
+                    y.entries
+                        .iter()
+                        .find(|(l, _)| identical(k, l))
+                        .is_some_and(|(_, w)| identical(v, w))
+                })
+        }
+        _ => false,
+    }
 }
 
 /// Map keys compare across numeric types by value, and otherwise as equal values.
@@ -128,7 +232,11 @@ impl Value {
 
     /// A map value.
     pub fn map(entries: Vec<(Value, Value)>) -> Value {
-        Value::Map(Arc::new(Map { entries, object: None }))
+        Value::Map(Arc::new(Map {
+            entries,
+            object: None,
+            hidden: None,
+        }))
     }
 
     /// The name of the value's CEL type, as `type()` returns it and as error messages name it.
@@ -171,6 +279,7 @@ impl Value {
             },
             (V::Opaque(a), V::Opaque(b)) => a.equals(&**b),
             (V::List(a), V::List(b)) => lists_equal(a, b)?,
+            (V::Map(a), V::Map(b)) if a.hidden.is_some() || b.hidden.is_some() => objects_equal(a, b)?,
             (V::Map(a), V::Map(b)) => {
                 if a.entries.len() != b.entries.len() {
                     return Some(false);
@@ -253,7 +362,7 @@ pub fn same_keys(keys: &[String], a: &Value, b: &Value) -> bool {
     let (Value::Map(a), Value::Map(b)) = (a, b) else {
         return false;
     };
-    keys.iter().all(|k| match (a.get_str(k), b.get_str(k)) {
+    keys.iter().all(|k| match (a.key_field(k), b.key_field(k)) {
         (Some(x), Some(y)) => x.equals(y) == Some(true),
         (None, None) => true,
         _ => false,

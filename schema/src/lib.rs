@@ -52,7 +52,8 @@ pub mod field;
 #[cfg(feature = "schema")]
 pub mod go;
 pub mod names;
-pub mod regexp;
+/// Go's regular-expression syntax check (the `kstruct-regexp` crate).
+pub use kstruct_regexp as regexp;
 #[cfg(feature = "schema")]
 pub mod serialize;
 #[cfg(feature = "schema")]

@@ -22,6 +22,7 @@ mod validate;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::sync::Arc;
 
 use crate::ast::{Expr, ExprKind, Id, Literal};
 use crate::decls::{Declarations, Function};
@@ -32,8 +33,11 @@ use unify::{Mapping, is_assignable, is_assignable_list, most_general, substitute
 /// object types (by name) whose fields selections resolve.
 #[derive(Debug, Clone)]
 pub struct Env {
-    /// Functions and global identifiers (variables, type names).
-    pub decls: Declarations,
+    /// The library's functions and type names, shared by every environment of one
+    /// compatibility version.
+    pub decls: Arc<Declarations>,
+    /// Variables and the type names of object types declared here (before `decls`).
+    pub idents: BTreeMap<String, Type>,
     /// Object types by name (the type provider's registered types).
     pub object_types: BTreeMap<String, DeclType>,
     /// A field named by a reserved word (`namespace`) is found under its escaped name
@@ -52,7 +56,8 @@ impl Env {
     /// The CRD environment at compatibility version `version`, without variables.
     pub fn crd_at(version: crate::Compatibility) -> Env {
         Env {
-            decls: Declarations::crd_at(version),
+            decls: Declarations::shared_crd(version),
+            idents: BTreeMap::new(),
             object_types: BTreeMap::new(),
             recognize_keyword_as_field_name: version.recognizes_keywords_as_field_names(),
             version,
@@ -78,15 +83,20 @@ impl Env {
 
     /// Declares a variable.
     pub fn declare_variable(&mut self, name: &str, t: Type) {
-        self.decls.add_ident(name, t);
+        self.idents.insert(name.to_owned(), t);
     }
 
     /// Registers an object type (its name becomes a type identifier).
     pub fn declare_object_type(&mut self, name: &str, t: DeclType) {
-        if self.decls.ident(name).is_none() {
-            self.decls.add_ident(name, Type::type_of(Type::object(name)));
+        if self.ident(name).is_none() {
+            self.idents.insert(name.to_owned(), Type::type_of(Type::object(name)));
         }
         self.object_types.insert(name.to_owned(), t);
+    }
+
+    /// A global identifier's type: a variable or type name declared here, else the library's.
+    pub fn ident(&self, name: &str) -> Option<&Type> {
+        self.idents.get(name).or_else(|| self.decls.ident(name))
     }
 
     fn is_object_type(&self, name: &str) -> bool {
@@ -313,6 +323,14 @@ pub enum RuleError {
     /// `cel expression must evaluate to a bool` / `messageExpression must evaluate to a
     /// string`.
     Type(&'static str),
+    /// The program cannot be built (a regex constant that does not compile): `program
+    /// instantiation failed: ...` (`messageExpression instantiation failed: ...`).
+    Program {
+        /// The prefix.
+        prefix: &'static str,
+        /// Go's error.
+        error: String,
+    },
 }
 
 impl fmt::Display for RuleError {
@@ -320,6 +338,7 @@ impl fmt::Display for RuleError {
         match self {
             RuleError::Compile { prefix, issues } => write!(f, "{prefix}{issues}"),
             RuleError::Type(m) => f.write_str(m),
+            RuleError::Program { prefix, error } => write!(f, "{prefix}{error}"),
         }
     }
 }
@@ -336,8 +355,8 @@ pub enum RuleKind {
 }
 
 /// Compiles a rule or message expression as apiextensions' `compileRule` does: parse, check,
-/// then the result type (`cel expression must evaluate to a bool`, `messageExpression must
-/// evaluate to a string`).
+/// the result type (`cel expression must evaluate to a bool`, `messageExpression must
+/// evaluate to a string`), then the program (its regex constants).
 ///
 /// # Errors
 /// The detail the API server reports.
@@ -361,7 +380,16 @@ pub fn compile_rule(src: &str, env: &Env, kind: RuleKind) -> Result<(Expr, Check
         RuleKind::MessageExpression if checked.result != Type::String => {
             Err(RuleError::Type("messageExpression must evaluate to a string"))
         }
-        _ => Ok((expr, checked)),
+        _ => match validate::regex_constants(&expr) {
+            Ok(()) => Ok((expr, checked)),
+            Err(error) => Err(RuleError::Program {
+                prefix: match kind {
+                    RuleKind::Rule => "program instantiation failed: ",
+                    RuleKind::MessageExpression => "messageExpression instantiation failed: ",
+                },
+                error,
+            }),
+        },
     }
 }
 
@@ -457,7 +485,7 @@ impl Checker<'_> {
 
     fn lookup_global(&self, name: &str) -> Option<Type> {
         let name = name.strip_prefix('.').unwrap_or(name);
-        self.env.decls.ident(name).cloned()
+        self.env.ident(name).cloned()
     }
 
     fn resolve_simple(&self, name: &str) -> Option<(String, Type)> {
@@ -760,7 +788,7 @@ impl Checker<'_> {
 
     fn check_struct(&mut self, e: &Expr, name: &str, fields: &[crate::ast::StructField]) {
         let n = name.strip_prefix('.').unwrap_or(name);
-        let Some(t) = self.env.decls.ident(n).cloned() else {
+        let Some(t) = self.env.ident(n).cloned() else {
             self.error(e.id, format!("undeclared reference to '{name}' (in container '')"));
             self.set_type(e.id, Type::Error);
             return;

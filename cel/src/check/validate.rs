@@ -1,7 +1,7 @@
-//! The AST validators the API server turns on (cel-go `cel/validator.go`): homogeneous
-//! aggregate literals (lists and maps whose elements differ in type, outside `format`
-//! calls), duration and timestamp literals. The regex literal validator needs RE2's syntax
-//! and is not ported.
+//! The AST validators the API server turns on (cel-go `cel/validator.go`): duration,
+//! timestamp and regex literals (Go's regexp syntax, from `kstruct-regexp`), and homogeneous
+//! aggregate literals (lists and maps whose elements differ in type, outside `format` calls);
+//! and the regex constants cel-go compiles when it plans a program.
 
 use crate::ast::{Expr, ExprKind, Literal};
 use crate::types::Type;
@@ -15,7 +15,32 @@ pub(super) fn validate(expr: &Expr, checked: &Checked) -> Vec<(usize, String)> {
     homogeneous(expr, checked, false, &mut out, false);
     literals(expr, "duration", &mut out);
     literals(expr, "timestamp", &mut out);
+    literals(expr, "matches", &mut out);
     out
+}
+
+/// cel-go's planner with the API server's regex optimizations (`matches`, and Kubernetes'
+/// `find` and `findAll`): a call whose pattern (its second argument, counting a receiver) is
+/// a string literal compiles it when the program is built, and the first pattern that does
+/// not compile, in planning order (arguments before their call), fails the program with Go's
+/// error (`error parsing regexp: unexpected ): `)``).
+pub(super) fn regex_constants(e: &Expr) -> Result<(), String> {
+    for c in children(e) {
+        regex_constants(c)?;
+    }
+    if let ExprKind::Call { function, target, args } = &e.kind
+        && matches!(function.as_str(), "matches" | "find" | "findAll")
+    {
+        let mut all = target.iter().map(|t| &**t).chain(args);
+        if let Some(Expr {
+            kind: ExprKind::Literal(Literal::String(pattern)),
+            ..
+        }) = all.nth(1)
+        {
+            kstruct_regexp::check(pattern).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
 }
 
 fn equivalent(a: &Type, b: &Type) -> bool {
@@ -105,6 +130,9 @@ fn literals(e: &Expr, function: &str, out: &mut Vec<(usize, String)>) {
     {
         let ok = match (function, l) {
             ("duration", Literal::String(s)) => parse_duration(s).is_some(),
+            // cel-go checks the first argument (not counting a receiver): the pattern of
+            // `s.matches(re)`, the string of `matches(s, re)`.
+            ("matches", Literal::String(s)) => kstruct_regexp::check(s).is_ok(),
             ("timestamp", Literal::String(s)) => valid_timestamp(s),
             ("timestamp", Literal::Int(i)) => (MIN_UNIX..=MAX_UNIX).contains(i),
             _ => true,

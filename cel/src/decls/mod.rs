@@ -83,6 +83,20 @@ impl Declarations {
         Declarations::crd_at(crate::Compatibility::DEFAULT)
     }
 
+    /// [`Declarations::crd_at`], built once per process and version.
+    pub fn shared_crd(version: crate::Compatibility) -> std::sync::Arc<Declarations> {
+        use std::sync::{Arc, Mutex};
+        type Built = Vec<(crate::Compatibility, Arc<Declarations>)>;
+        static BUILT: Mutex<Built> = Mutex::new(Vec::new());
+        let mut built = BUILT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((_, d)) = built.iter().find(|(v, _)| *v == version) {
+            return d.clone();
+        }
+        let d = Arc::new(Declarations::crd_at(version));
+        built.push((version, d.clone()));
+        d
+    }
+
     /// The CRD environment's declarations at compatibility version `version`: the libraries
     /// the server adds at that version (each section of the table names the versions it is
     /// part of: `@1.30`, `@1.0-1.37`).

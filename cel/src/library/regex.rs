@@ -31,6 +31,9 @@ pub(crate) fn compile(pattern: &str) -> Result<Arc<Regex>, EvalError> {
     if let Some(re) = CACHE.with(|c| c.borrow().get(pattern).cloned()) {
         return Ok(re);
     }
+    // Go's verdict and error text first (every Go error, with Go's wording); the translation
+    // below then only has to map what Go accepts onto the crate's syntax.
+    kstruct_regexp::check(pattern).map_err(|e| EvalError::new(e.to_string()))?;
     let translated = translate(pattern).map_err(|e| EvalError::new(e.to_string()))?;
     let re = ::regex::RegexBuilder::new(&translated)
         // Go allows nesting up to 1000 levels; the crate's default is lower.

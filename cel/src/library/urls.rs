@@ -40,6 +40,19 @@ pub(crate) fn to_string(v: &dyn Opaque) -> Option<String> {
     v.as_any().downcast_ref::<Url>().map(|u| u.text.clone())
 }
 
+/// The URL `url.Parse` reads once `url.ParseRequestURI` has accepted the text: the fragment
+/// (`#...`) cut off before the path and query are read (the request-URI parser keeps it in
+/// the last of them).
+fn without_fragment(u: Url) -> Url {
+    match u.text.split_once('#') {
+        Some((before, _)) => match parse(before) {
+            Ok(cut) => Url { text: u.text, ..cut },
+            Err(_) => u,
+        },
+        None => u,
+    }
+}
+
 /// `url.ParseRequestURI`'s checks, with its error texts.
 fn parse(s: &str) -> Result<Url, String> {
     let fail = |why: &str| Err(format!("parse {}: {why}", super::strings::go_quote(s)));
@@ -120,7 +133,7 @@ pub(crate) fn call(function: &str, target: Option<&Value>, args: &[Value]) -> Ca
     match (function, target, args) {
         ("url", None, [Value::String(s)]) => Some(
             parse(s)
-                .map(|u| Value::Opaque(Arc::new(u)))
+                .map(|u| Value::Opaque(Arc::new(without_fragment(u))))
                 .map_err(|e| EvalError::new(format!("URL parse error during conversion from string: {e}"))),
         ),
         ("isURL", None, [Value::String(s)]) => Some(Ok(Value::Bool(parse(s).is_ok()))),

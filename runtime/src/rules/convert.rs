@@ -10,14 +10,28 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use kstruct_cel::value::{List, ListKind, Map, Value as Cel};
+use kstruct_cel::value::{Hidden, List, ListKind, Map, Value as Cel};
 use kstruct_schema::Structural;
 
 /// `value` as a CEL value under `schema`; `resource` for a resource's root (or an embedded
 /// resource), where `apiVersion`, `kind` and `metadata`'s `name` and `generateName` are
-/// visible whatever the schema says.
+/// visible whatever the schema says (`WithTypeAndObjectMeta`: a schema that declares them all
+/// is kept as it is, its other metadata properties visible too).
 pub fn to_cel(value: &Value, schema: &Structural, resource: bool) -> Cel {
-    kstruct_schema::grow(|| typed(value, schema, resource || schema.extensions.x_embedded_resource))
+    let resource = (resource || schema.extensions.x_embedded_resource) && !declares_type_and_object_meta(schema);
+    kstruct_schema::grow(|| typed(value, schema, resource))
+}
+
+/// The schema declares `kind` and `apiVersion` strings and a `metadata` object with `name`
+/// and `generateName` strings.
+fn declares_type_and_object_meta(s: &Structural) -> bool {
+    let is = |p: Option<&Structural>, t: &str| p.is_some_and(|p| p.generic.type_ == t);
+    let meta = s.properties.get("metadata");
+    is(s.properties.get("kind"), "string")
+        && is(s.properties.get("apiVersion"), "string")
+        && is(meta, "object")
+        && meta
+            .is_some_and(|m| is(m.properties.get("name"), "string") && is(m.properties.get("generateName"), "string"))
 }
 
 fn typed(value: &Value, s: &Structural, resource: bool) -> Cel {
@@ -30,34 +44,15 @@ fn typed(value: &Value, s: &Structural, resource: bool) -> Cel {
     match (s.generic.type_.as_str(), value) {
         ("object", Value::Object(m)) => {
             if resource || !s.properties.is_empty() {
-                let mut entries = Vec::with_capacity(m.len());
-                for (k, v) in m {
-                    // A property set to null is absent for rules (`has()` is false).
-                    if v.is_null() {
-                        continue;
-                    }
-                    let Some(name) = kstruct_cel::escape_property(k) else {
-                        continue;
-                    };
-                    let field = if resource && matches!(k.as_str(), "apiVersion" | "kind") {
-                        match v {
-                            Value::String(_) => untyped(v),
-                            _ => continue,
-                        }
+                return object(m, |k| {
+                    if resource && matches!(k, "apiVersion" | "kind") {
+                        Member::TypeMeta
                     } else if resource && k == "metadata" {
-                        metadata(v)
+                        Member::Metadata
                     } else {
-                        match s.properties.get(k) {
-                            Some(p) => to_cel(v, p, false),
-                            None => continue,
-                        }
-                    };
-                    entries.push((Cel::string(name), field));
-                }
-                return Cel::Map(Arc::new(Map {
-                    entries,
-                    object: Some(Arc::from("object")),
-                }));
+                        s.properties.get(k).map_or(Member::Unknown, Member::Declared)
+                    }
+                });
             }
             if let Some(additional) = s.additional_properties.as_ref().and_then(|a| a.schema()) {
                 let entries = m
@@ -79,7 +74,7 @@ fn typed(value: &Value, s: &Structural, resource: bool) -> Cel {
                         .x_list_map_keys
                         .iter()
                         .flatten()
-                        .filter_map(|k| kstruct_cel::escape_property(k))
+                        .map(|k| kstruct_cel::escape_property(k).unwrap_or_else(|| k.clone()))
                         .collect::<Vec<_>>()
                         .into(),
                 ),
@@ -104,21 +99,72 @@ fn typed(value: &Value, s: &Structural, resource: bool) -> Cel {
     }
 }
 
-/// `metadata` of a resource as rules see it: its `name` and `generateName`.
-fn metadata(v: &Value) -> Cel {
-    let Value::Object(m) = v else { return untyped(v) };
-    let entries = ["name", "generateName"]
-        .iter()
-        .filter_map(|k| match m.get(*k) {
-            Some(Value::String(s)) => Some((Cel::string(*k), Cel::string(s.as_str()))),
-            _ => None,
-        })
-        .collect();
+/// What a member of an object is to rules.
+enum Member<'a> {
+    /// A declared property, with its schema.
+    Declared(&'a Structural),
+    /// A resource's `apiVersion` or `kind`: a string.
+    TypeMeta,
+    /// A resource's `metadata`: its `name` and `generateName`.
+    Metadata,
+    /// Undeclared (a preserved unknown field).
+    Unknown,
+}
+
+/// An object: its declared members as fields under their escaped names (a `null` one
+/// absent), the rest kept aside for equality ([`Hidden`]).
+fn object<'a>(m: &serde_json::Map<String, Value>, member: impl Fn(&str) -> Member<'a>) -> Cel {
+    let mut entries = Vec::with_capacity(m.len());
+    let mut hidden = Hidden {
+        len: m.len(),
+        ..Hidden::default()
+    };
+    for (k, v) in m {
+        let member = member(k);
+        if matches!(member, Member::Unknown) {
+            hidden.unknown.push((Arc::from(k.as_str()), untyped(v)));
+            continue;
+        }
+        // A property set to null is absent for rules (`has()` is false).
+        if v.is_null() {
+            hidden.nulls.push(Arc::from(k.as_str()));
+            continue;
+        }
+        let field = match member {
+            Member::Declared(p) => to_cel(v, p, false),
+            Member::TypeMeta if !v.is_string() => continue,
+            Member::TypeMeta => untyped(v),
+            Member::Metadata => metadata(v),
+            Member::Unknown => continue,
+        };
+        match kstruct_cel::escape_property(k) {
+            Some(name) => entries.push((Cel::string(name), field)),
+            None => hidden.unnamed.push((Arc::from(k.as_str()), field)),
+        }
+    }
+    let hidden = (hidden.len != entries.len()).then(|| Arc::new(hidden));
     Cel::Map(Arc::new(Map {
         entries,
         object: Some(Arc::from("object")),
+        hidden,
     }))
 }
+
+/// `metadata` of a resource as rules see it: its `name` and `generateName`.
+fn metadata(v: &Value) -> Cel {
+    let Value::Object(m) = v else { return untyped(v) };
+    object(m, |k| match k {
+        "name" | "generateName" if m.get(k).is_some_and(|v| v.is_string() || v.is_null()) => Member::Declared(&STRING),
+        _ => Member::Unknown,
+    })
+}
+
+/// The schema of `metadata.name` and `generateName`.
+static STRING: std::sync::LazyLock<Structural> = std::sync::LazyLock::new(|| {
+    let mut s = Structural::default();
+    s.generic.type_ = "string".into();
+    s
+});
 
 /// A value without a schema (preserved unknown fields, int-or-string): JSON's own types,
 /// integers as `int` and other numbers as `double`.

@@ -94,6 +94,7 @@ pub(crate) fn run(
         budget,
         evaluated: 0,
         ratcheting,
+        top: true,
         rules_below: HashMap::new(),
     };
     let unchanged = ratcheting && old.is_some_and(|o| o == obj);
@@ -119,6 +120,8 @@ struct Walk {
     evaluated: usize,
     /// An update's walk: errors of unchanged values are ratcheted.
     ratcheting: bool,
+    /// The next node walked is the walk's top.
+    top: bool,
     /// [`has_rules`] of the schema nodes met so far, by address: asked once per node, not
     /// once per value (the schema outlives the walk).
     rules_below: HashMap<*const Structural, bool>,
@@ -139,6 +142,7 @@ impl Walk {
     /// One node; `ratchet`: the node (or, when it has no old value, its nearest ancestor that
     /// has one) is unchanged, so errors of rules without `oldSelf` become warnings.
     fn node(&mut self, s: &Structural, path: &Path, obj: &Value, old: Option<&Value>, root: bool, ratchet: bool) {
+        let top = std::mem::replace(&mut self.top, false);
         if obj.is_null() {
             return;
         }
@@ -200,8 +204,14 @@ impl Walk {
                         continue;
                     }
                     let old_v = old_map.and_then(|m| m.get(k));
-                    let r = old_v.map_or(ratchet, |o| self.ratcheting && o == v);
+                    // The walk's top `apiVersion` and `kind` are never ratcheted: old and new
+                    // objects were converted to the same version, so a change is not visible.
+                    let typemeta = top && matches!(k.as_str(), "apiVersion" | "kind");
+                    let ratcheting = self.ratcheting;
+                    self.ratcheting = ratcheting && !typemeta;
+                    let r = old_v.map_or(ratchet && !typemeta, |o| self.ratcheting && o == v);
                     kstruct_schema::grow(|| self.node(sub, &path.child(k), v, old_v, false, r));
+                    self.ratcheting = ratcheting;
                     if self.out_of_budget() {
                         return;
                     }

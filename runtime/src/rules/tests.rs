@@ -183,3 +183,84 @@ properties:
         ]
     );
 }
+
+#[test]
+fn an_embedded_resource_that_declares_its_metadata_shows_all_of_it() {
+    // `WithTypeAndObjectMeta` keeps a schema that declares kind, apiVersion and metadata's
+    // name and generateName: its other properties (metadata.namespace) stay visible.
+    let s = schema(
+        r#"
+type: object
+x-kubernetes-validations:
+- rule: "self.embedded.metadata.namespace == 'ns' && self.embedded.spec.if == 'x'"
+- rule: "!has(self.bare.metadata.namespace) && self.bare.metadata.name == 'b'"
+properties:
+  embedded:
+    type: object
+    x-kubernetes-embedded-resource: true
+    properties:
+      kind: {type: string}
+      apiVersion: {type: string}
+      metadata:
+        type: object
+        properties:
+          name: {type: string}
+          generateName: {type: string}
+          namespace: {type: string}
+      spec: {type: object, properties: {if: {type: string}}}
+  bare:
+    type: object
+    x-kubernetes-embedded-resource: true
+    properties:
+      metadata: {type: object, properties: {namespace: {type: string}}}
+"#,
+    );
+    let obj = json!({
+        "embedded": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "e", "namespace": "ns"}, "spec": {"if": "x"}},
+        "bare": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "b", "namespace": "ns"}},
+    });
+    assert_eq!(errors(&s, obj), Vec::<String>::new());
+}
+
+#[test]
+fn objects_compare_with_their_unknown_fields() {
+    // `self == oldSelf` on an object that keeps unknown fields sees a change to one of them,
+    // as the API server's object equality does (member counts, then each member).
+    let s = schema(
+        r#"
+type: object
+properties:
+  spec:
+    type: object
+    x-kubernetes-preserve-unknown-fields: true
+    x-kubernetes-validations:
+    - rule: "self == oldSelf"
+      message: immutable
+    properties:
+      a: {type: integer}
+"#,
+    );
+    let update = |new: Value, old: Value| -> Vec<String> {
+        validate_rules_update(&s, &new, Some(&old), RUNTIME_COST_BUDGET)
+            .errors
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    };
+    let immutable = vec!["spec: Invalid value: immutable".to_owned()];
+    assert_eq!(
+        update(json!({"spec": {"a": 1, "x": 2}}), json!({"spec": {"a": 1, "x": 1}})),
+        immutable
+    );
+    assert_eq!(
+        update(json!({"spec": {"a": 1, "x": 2}}), json!({"spec": {"a": 1}})),
+        immutable
+    );
+    // An integer and a float are different JSON values, though equal numbers.
+    assert_eq!(
+        update(json!({"spec": {"a": 1, "x": 1}}), json!({"spec": {"a": 1, "x": 1.0}})),
+        immutable
+    );
+    // A property set to null is absent, but still a member.
+    assert_eq!(update(json!({"spec": {"a": null}}), json!({"spec": {}})), immutable);
+}
