@@ -962,6 +962,45 @@ fn decode_update_puts_each_document_on_the_stored_object() {
 }
 
 #[test]
+fn decode_update_warns_of_rules_broken_by_unchanged_values() {
+    // A rule added after the object was stored: an update that leaves the value alone is let
+    // through with the server's warning (ratcheting); one that changes it is refused.
+    let crd = fixture(
+        "crd.yaml",
+        &CRD.replacen(
+            "size: {type: integer, default: 1}",
+            "size: {type: integer, default: 6, x-kubernetes-validations: [{rule: 'self > 5'}]}",
+            1,
+        ),
+    );
+    let stored = fixture("stored.json", STORED);
+    let bodies = r#"{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "resourceVersion": "9"}, "spec": {"size": 1, "name": "n"}}
+{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "resourceVersion": "9"}, "spec": {"size": 2}}"#;
+    let o = kstruct(
+        &[
+            "decode",
+            "--crd",
+            crd.to_str().unwrap(),
+            "--update",
+            stored.to_str().unwrap(),
+            "--report",
+        ],
+        bodies,
+    );
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[0]["error"], serde_json::Value::Null, "{}", stdout(&o));
+    assert_eq!(
+        lines[0]["warnings"],
+        serde_json::json!(["spec.size: Invalid value: 1: failed rule: self > 5"])
+    );
+    assert_eq!(
+        lines[1]["error"],
+        r#"Widget.example.com "w" is invalid: spec.size: Invalid value: 2: failed rule: self > 5"#
+    );
+}
+
+#[test]
 fn patch_applies_each_type_as_the_server_does() {
     let crd = fixture("crd.yaml", CRD);
     let stored = fixture("stored.json", STORED);

@@ -211,11 +211,13 @@ fn update_object<R: Resolve + ?Sized>(
     let Some(ctx) = ctx.filter(|_| validate) else {
         return Ok(Vec::new());
     };
-    let errors = validation::validate_update(&ctx, new, old);
+    // Ratcheted rule errors are warnings, added during validation, before the strategy's.
+    let (errors, mut warnings) = validation::validate_update_warned(&ctx, new, old);
     if !errors.is_empty() {
         return Err(invalid(ctx.group, ctx.kind, &name, errors));
     }
-    Ok(validation::update_warnings(new, old))
+    warnings.extend(validation::update_warnings(new, old));
+    Ok(warnings)
 }
 
 /// The API server's 422 `Invalid` answer.

@@ -13,4 +13,4 @@ pub use create::{
     CreateContext, ScalePaths, apply_request_namespace, create_warnings, invalid_message, prepare_for_create,
     validate_create, wipe_system_fields,
 };
-pub use update::{before_update, prepare_for_update, update_warnings, validate_update};
+pub use update::{before_update, prepare_for_update, update_warnings, validate_update, validate_update_warned};

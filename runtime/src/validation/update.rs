@@ -108,6 +108,13 @@ pub fn before_update(ctx: Option<&CreateContext<'_>>, new: &mut Value, old: &Val
 /// notice when blocking errors stop CEL rules. Repeated messages are the server's too; its
 /// `Invalid` answer prints each once ([`invalid_message`](super::invalid_message)).
 pub fn validate_update(ctx: &CreateContext<'_>, new: &Value, old: &Value) -> Vec<FieldError> {
+    validate_update_warned(ctx, new, old).0
+}
+
+/// [`validate_update`], with the warnings the server sends for CEL rules' errors on
+/// unchanged values (ratcheted: `spec.size: Invalid value: 3: failed rule: self > 5`).
+pub fn validate_update_warned(ctx: &CreateContext<'_>, new: &Value, old: &Value) -> (Vec<FieldError>, Vec<String>) {
+    let mut warnings = Vec::new();
     let metadata = Path::new("metadata");
     let (meta, old_meta) = (meta_of(new), meta_of(old));
     let mut errs = validate_object_meta(&meta, ctx.namespaced, &path_segment_name, &metadata);
@@ -139,9 +146,10 @@ pub fn validate_update(ctx: &CreateContext<'_>, new: &Value, old: &Value) -> Vec
             // Errors of unchanged values are ratcheted: the server sends them as warnings.
             let rules = crate::rules::validate_rules_update(schema, new, Some(old), crate::rules::RUNTIME_COST_BUDGET);
             errs.extend(rules.errors);
+            warnings.extend(rules.warnings.iter().map(ToString::to_string));
         }
     }
-    errs
+    (errs, warnings)
 }
 
 /// `ValidateObjectMetaAccessorUpdate`.
