@@ -114,7 +114,7 @@ impl Evaluator<'_> {
             ExprKind::Ident(name) => {
                 self.charge(1)?;
                 match self.lookup(name) {
-                    Some(v) => v,
+                    Some(v) => readable(v?),
                     None => type_value(name).ok_or_else(|| EvalError::new(format!("no such attribute(s): {name}"))),
                 }
             }
@@ -411,11 +411,24 @@ fn qualified_name(e: &Expr) -> Option<String> {
     }
 }
 
+/// A value as it is read from a variable or a container: a value that does not fit its schema
+/// is its error ([`crate::value::InvalidData`]).
+fn readable(v: Value) -> R {
+    match v.invalid_data_error() {
+        Some(e) => Err(EvalError::new(e)),
+        None => Ok(v),
+    }
+}
+
 /// `v.field`, or `has(v.field)`.
 fn select(v: &Value, field: &str, test_only: bool) -> R {
     match v {
         Value::Map(m) => {
             let mut found = m.get_str(field);
+            // A member that does not fit its schema is its error, for `has()` too.
+            if let Some(e) = found.and_then(Value::invalid_data_error) {
+                return Err(EvalError::new(e));
+            }
             // An object's property named by a keyword is stored escaped (`__namespace__`);
             // `self.namespace` finds it, as the API server's values do from 1.31.
             if found.is_none() && m.object.is_some() && crate::types::RESERVED_SYMBOLS.contains(&field) {
@@ -474,11 +487,13 @@ fn index(args: &[Value]) -> R {
                 .and_then(|i| l.items.get(i))
                 .cloned()
                 .ok_or_else(|| EvalError::new(format!("index out of bounds: {i}")))
+                .and_then(readable)
         }
         Value::Map(m) => m
             .get(key)
             .cloned()
-            .ok_or_else(|| EvalError::new(format!("no such key: {}", display(key)))),
+            .ok_or_else(|| EvalError::new(format!("no such key: {}", display(key))))
+            .and_then(readable),
         Value::Optional(None) => Ok(Value::Optional(None)),
         Value::Optional(Some(inner)) => optional_index(&[(**inner).clone(), key.clone()]),
         _ => Err(no_overload()),

@@ -51,6 +51,39 @@ pub trait Opaque: fmt::Debug + Send + Sync + Any {
     fn as_any(&self) -> &dyn Any;
 }
 
+/// A value that does not fit its schema (`"o": []` where the schema says object), as the API
+/// server's conversion leaves it in the object: reading it is the error it carries
+/// (`invalid data, expected a map for the provided schema with type=object`).
+#[derive(Debug)]
+pub struct InvalidData(pub Arc<str>);
+
+impl Opaque for InvalidData {
+    fn type_name(&self) -> &'static str {
+        "*types.Err"
+    }
+    fn equals(&self, _: &dyn Opaque) -> bool {
+        false
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl Value {
+    /// An [`InvalidData`] value.
+    pub fn invalid_data(message: impl Into<Arc<str>>) -> Value {
+        Value::Opaque(Arc::new(InvalidData(message.into())))
+    }
+
+    /// The error reading this value is, for an [`InvalidData`].
+    pub fn invalid_data_error(&self) -> Option<&str> {
+        match self {
+            Value::Opaque(o) => o.as_any().downcast_ref::<InvalidData>().map(|d| &*d.0),
+            _ => None,
+        }
+    }
+}
+
 /// How a list compares and concatenates: Kubernetes' `x-kubernetes-list-type`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum ListKind {

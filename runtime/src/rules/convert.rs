@@ -36,10 +36,18 @@ fn declares_type_and_object_meta(s: &Structural) -> bool {
 
 fn typed(value: &Value, s: &Structural, resource: bool) -> Cel {
     if value.is_null() {
-        return Cel::Null;
+        return if s.generic.nullable {
+            Cel::Null
+        } else {
+            Cel::invalid_data("invalid data, got null for schema with nullable=false")
+        };
     }
     if s.extensions.x_int_or_string {
-        return untyped(value);
+        return match value {
+            Value::String(_) => untyped(value),
+            Value::Number(n) if n.as_i64().is_some() => untyped(value),
+            _ => Cel::invalid_data("invalid data, expected XIntOrString value to be either a string or integer"),
+        };
     }
     match (s.generic.type_.as_str(), value) {
         ("object", Value::Object(m)) => {
@@ -65,7 +73,7 @@ fn typed(value: &Value, s: &Structural, resource: bool) -> Cel {
         }
         ("array", Value::Array(items)) => {
             let Some(item_schema) = s.items.as_deref() else {
-                return untyped(value);
+                return Cel::invalid_data("invalid array type, expected Items with a non-empty Schema");
             };
             let kind = match s.extensions.x_list_type.as_deref() {
                 Some("set") => ListKind::Set,
@@ -95,7 +103,33 @@ fn typed(value: &Value, s: &Structural, resource: bool) -> Cel {
             _ => Cel::string(text.as_str()),
         },
         ("number", Value::Number(n)) => Cel::Double(n.as_f64().unwrap_or(f64::NAN)),
-        _ => untyped(value),
+        ("integer", Value::Number(n)) if n.as_i64().is_some() => untyped(value),
+        ("boolean", Value::Bool(_)) => untyped(value),
+        ("object", _) => Cel::invalid_data("invalid data, expected a map for the provided schema with type=object"),
+        ("array", _) => Cel::invalid_data("invalid data, expected an array for the provided schema with type=array"),
+        ("string", _) => Cel::invalid_data(format!("invalid data, expected string, got {}", go_type(value))),
+        ("number", _) => Cel::invalid_data(format!("invalid data, expected float, got {}", go_type(value))),
+        ("integer", _) => Cel::invalid_data(format!("invalid data, expected int, got {}", go_type(value))),
+        ("boolean", _) => Cel::invalid_data(format!("invalid data, expected bool, got {}", go_type(value))),
+        _ if s.extensions.x_preserve_unknown_fields => untyped(value),
+        (other, _) => Cel::invalid_data(format!(
+            "invalid type, expected object, array, number, integer, boolean or string, or no type with \
+             x-kubernetes-int-or-string or x-kubernetes-preserve-unknown-fields is true, got {other}"
+        )),
+    }
+}
+
+/// Go's `%T` of a value `encoding/json` decoded into an `interface{}` (integers as `int64`, as
+/// the API server's unstructured decoder leaves them).
+fn go_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "<nil>",
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.as_i64().is_some() => "int64",
+        Value::Number(_) => "float64",
+        Value::String(_) => "string",
+        Value::Array(_) => "[]interface {}",
+        Value::Object(_) => "map[string]interface {}",
     }
 }
 

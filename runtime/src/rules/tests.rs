@@ -264,3 +264,33 @@ properties:
     // A property set to null is absent, but still a member.
     assert_eq!(update(json!({"spec": {"a": null}}), json!({"spec": {}})), immutable);
 }
+
+#[test]
+fn values_that_do_not_fit_the_schema_are_errors_when_read() {
+    // `validate_rules` alone (without OpenAPI validation first) sees what the API server's
+    // conversion makes of data of the wrong type: an error value, raised when read.
+    let s = schema(
+        r#"
+type: object
+x-kubernetes-validations:
+- rule: "has(self.o)"
+- rule: "self.count == 1"
+- rule: "self.l[0] == 'x'"
+- rule: "self.ok == 'fine'"
+properties:
+  o: {type: object, properties: {f: {type: string}}}
+  count: {type: integer}
+  l: {type: array, items: {type: string}}
+  ok: {type: string}
+"#,
+    );
+    let obj = json!({"o": "text", "count": 1.5, "l": [null], "ok": "fine"});
+    assert_eq!(
+        errors(&s, obj),
+        [
+            "<nil>: Invalid value: \"object\": invalid data, expected a map for the provided schema with type=object evaluating rule: has(self.o)",
+            "<nil>: Invalid value: \"object\": invalid data, expected int, got float64 evaluating rule: self.count == 1",
+            "<nil>: Invalid value: \"object\": invalid data, got null for schema with nullable=false evaluating rule: self.l[0] == 'x'",
+        ]
+    );
+}
