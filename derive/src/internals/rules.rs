@@ -17,11 +17,13 @@
 //! (`try_crd()`, `kstruct::lint`).
 
 use kstruct_cel::ast::{Expr, ExprKind};
-use kstruct_cel::check::{Env, RuleError, RuleKind, compile_rule};
+use kstruct_cel::check::{Checked, Env, RuleError, RuleKind, compile_rule};
 use kstruct_cel::cost::{STATIC_ESTIMATED_COST_LIMIT, estimate, exceeds_budget_message};
 use kstruct_cel::schema::{
-    AdditionalProperties, Json, SchemaNode, max_cardinality, rule_variables, schema_decl_type, self_type_name,
+    AdditionalProperties, Json, RuleVariables, SchemaNode, max_cardinality, rule_variables, schema_decl_type,
+    self_type_name,
 };
+use kstruct_cel::types::DeclType;
 use serde_derive_internals::Ctxt;
 use serde_derive_internals::ast::{Data, Style};
 
@@ -334,60 +336,68 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     let Some(decl) = schema_decl_type(&struct_outline, false) else {
         return;
     };
+    let candidates: Vec<&str> = names.iter().map(String::as_str).collect();
     for rule in &cont.attrs.node.validations {
-        let source = rule.rule.value();
-        // Syntax errors are reported where the attribute is read.
-        if kstruct_cel::check(&source).is_err() {
+        let Some((expr, checked, vars)) = compile(cx, rule, &decl, &candidates) else {
+            continue;
+        };
+        let read: Vec<&(String, Outline)> = fields_read(&expr)
+            .into_iter()
+            .filter_map(|f| {
+                props_of(&struct_outline)
+                    .iter()
+                    .find(|(n, _)| kstruct_cel::escape_property(n).as_deref() == Some(f))
+            })
+            .collect();
+        if read.iter().any(|(_, o)| o.contains_unknown()) {
             continue;
         }
-        let vars = rule_variables(&decl, &self_type_name(0), rule.optional_old_self == Some(true));
-        let env = Env::for_rule(&vars);
-        match compile_rule(&source, &env, RuleKind::Rule) {
-            Ok((expr, checked)) => {
-                let read: Vec<&(String, Outline)> = fields_read(&expr)
-                    .into_iter()
-                    .filter_map(|f| {
+        let cost = estimate(&expr, &checked, Some(&vars.scoped)).max;
+        if cost > STATIC_ESTIMATED_COST_LIMIT {
+            // The fields the rule reads whose size nothing bounds, and which cost less bounded.
+            let unbounded: Vec<String> = read
+                .iter()
+                .filter(|(n, o)| {
+                    let bounded = Outline::Object(
                         props_of(&struct_outline)
                             .iter()
-                            .find(|(n, _)| kstruct_cel::escape_property(n).as_deref() == Some(f))
+                            .map(|(m, p)| (m.clone(), if m == n { o.emptied() } else { p.clone() }))
+                            .collect(),
+                    );
+                    schema_decl_type(&bounded, false).is_some_and(|d| {
+                        let vars = rule_variables(&d, &self_type_name(0), rule.optional_old_self == Some(true));
+                        estimate(&expr, &checked, Some(&vars.scoped)).max < cost
                     })
-                    .collect();
-                if read.iter().any(|(_, o)| o.contains_unknown()) {
-                    continue;
-                }
-                let cost = estimate(&expr, &checked, Some(&vars.scoped)).max;
-                if cost > STATIC_ESTIMATED_COST_LIMIT {
-                    // The fields the rule reads whose size nothing bounds, and which cost less
-                    // bounded.
-                    let unbounded: Vec<String> = read
-                        .iter()
-                        .filter(|(n, o)| {
-                            let bounded = Outline::Object(
-                                props_of(&struct_outline)
-                                    .iter()
-                                    .map(|(m, p)| (m.clone(), if m == n { o.emptied() } else { p.clone() }))
-                                    .collect(),
-                            );
-                            schema_decl_type(&bounded, false).is_some_and(|d| {
-                                let vars = rule_variables(&d, &self_type_name(0), rule.optional_old_self == Some(true));
-                                estimate(&expr, &checked, Some(&vars.scoped)).max < cost
-                            })
-                        })
-                        .filter_map(|(n, o)| bounds_hint(n, o))
-                        .collect();
-                    cost_error(cx, rule, cost, &unbounded);
-                }
-            }
-            Err(e @ RuleError::Compile { .. }) => {
-                let text = e.to_string();
-                let candidates: Vec<&str> = names.iter().map(String::as_str).collect();
-                let hint = undefined_field(&text)
-                    .and_then(|f| kstruct_schema::suggest::did_you_mean(f, &candidates))
+                })
+                .filter_map(|(n, o)| bounds_hint(n, o))
+                .collect();
+            cost_error(cx, rule, cost, &unbounded);
+        }
+    }
+}
+
+/// Compiles one rule with `self` of type `decl`, as the API server does; a rule that does not
+/// compile is a compile error on it (with a did-you-mean among `fields` for an undefined
+/// field). Syntax errors are reported where the attribute is read: `None` here.
+fn compile(cx: &Ctxt, rule: &attr::Rule, decl: &DeclType, fields: &[&str]) -> Option<(Expr, Checked, RuleVariables)> {
+    let source = rule.rule.value();
+    if kstruct_cel::check(&source).is_err() {
+        return None;
+    }
+    let vars = rule_variables(decl, &self_type_name(0), rule.optional_old_self == Some(true));
+    match compile_rule(&source, &Env::for_rule(&vars), RuleKind::Rule) {
+        Ok((expr, checked)) => Some((expr, checked, vars)),
+        Err(e) => {
+            let text = e.to_string();
+            let hint = match e {
+                RuleError::Compile { .. } => undefined_field(&text)
+                    .and_then(|f| kstruct_schema::suggest::did_you_mean(f, fields))
                     .map(|m| format!("\nhelp: did you mean `{m}`?"))
-                    .unwrap_or_default();
-                cx.error_spanned_by(&rule.rule, format!("the API server refuses this rule: {text}{hint}"));
-            }
-            Err(e) => cx.error_spanned_by(&rule.rule, format!("the API server refuses this rule: {e}")),
+                    .unwrap_or_default(),
+                _ => String::new(),
+            };
+            cx.error_spanned_by(&rule.rule, format!("the API server refuses this rule: {text}{hint}"));
+            None
         }
     }
 }
@@ -402,24 +412,18 @@ fn check_rules(cx: &Ctxt, rules: &[attr::Rule], outline: &Outline, cardinality: 
         return;
     };
     for rule in rules {
-        let source = rule.rule.value();
-        if kstruct_cel::check(&source).is_err() {
+        let Some((expr, checked, vars)) = compile(cx, rule, &decl, &[]) else {
+            continue;
+        };
+        if outline.contains_unknown() {
             continue;
         }
-        let vars = rule_variables(&decl, &self_type_name(0), rule.optional_old_self == Some(true));
-        let env = Env::for_rule(&vars);
-        match compile_rule(&source, &env, RuleKind::Rule) {
-            Ok(_) if outline.contains_unknown() => {}
-            Ok((expr, checked)) => {
-                let cost = estimate(&expr, &checked, Some(&vars.scoped))
-                    .max
-                    .saturating_mul(cardinality);
-                if cost > STATIC_ESTIMATED_COST_LIMIT {
-                    let hint: Vec<String> = hint.into_iter().map(str::to_owned).collect();
-                    cost_error(cx, rule, cost, &hint);
-                }
-            }
-            Err(e) => cx.error_spanned_by(&rule.rule, format!("the API server refuses this rule: {e}")),
+        let cost = estimate(&expr, &checked, Some(&vars.scoped))
+            .max
+            .saturating_mul(cardinality);
+        if cost > STATIC_ESTIMATED_COST_LIMIT {
+            let hint: Vec<String> = hint.into_iter().map(str::to_owned).collect();
+            cost_error(cx, rule, cost, &hint);
         }
     }
 }
