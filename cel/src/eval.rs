@@ -133,8 +133,17 @@ impl Evaluator<'_> {
                     self.charge(1)?;
                     return Ok(t);
                 }
-                let v = self.eval(operand)?;
-                self.charge(1)?;
+                // cel-go wraps an operand that is no attribute in a relative attribute, which
+                // costs a unit of its own (even when the operand fails), before the field's.
+                let relative = u64::from(!is_attribute(operand));
+                let v = match self.eval(operand) {
+                    Ok(v) => v,
+                    Err(err) => {
+                        self.charge_after_error(relative, &err)?;
+                        return Err(err);
+                    }
+                };
+                self.charge(1 + relative)?;
                 select(&v, field, *test_only)
             }
             ExprKind::Call { function, target, args } => self.call(function, target.as_deref(), args),
@@ -218,13 +227,21 @@ impl Evaluator<'_> {
                 };
             }
             ("_?._", None, [operand, field]) => {
-                let v = self.eval(operand)?;
+                let relative = u64::from(!is_attribute(operand));
+                let v = match self.eval(operand) {
+                    Ok(v) => v,
+                    Err(err) => {
+                        self.charge_after_error(relative, &err)?;
+                        return Err(err);
+                    }
+                };
                 let ExprKind::Literal(Literal::String(field)) = &field.kind else {
                     return Err(no_overload());
                 };
-                self.charge(1)?;
+                self.charge(1 + relative)?;
                 return optional_select(&v, field);
             }
+            ("_[_]" | "_[?_]", None, [operand, key]) => return self.index(function, operand, key),
             _ => {}
         }
         // `sets.contains(a, b)`, `optional.of(x)`: a qualified function name reads as a call on
@@ -236,25 +253,87 @@ impl Evaluator<'_> {
             let qualified = format!("{namespace}.{function}");
             return self.call(&qualified, None, args);
         }
-        let receiver = match target {
-            Some(t) => Some(self.eval(t)?),
-            None => None,
-        };
-        let mut values = Vec::with_capacity(args.len());
-        for a in args {
-            values.push(self.eval(a)?);
+        let operands: Vec<&Expr> = target.into_iter().chain(args).collect();
+        let mut values = Vec::with_capacity(operands.len());
+        let mut first_error = None;
+        for operand in &operands {
+            match self.eval(operand) {
+                Ok(v) => values.push(v),
+                Err(err) if err.cost_exceeded => return Err(err),
+                Err(err) => {
+                    // cel-go stops at a failed argument of a call of three or more operands,
+                    // and evaluates both of a binary call's before it looks at either.
+                    if operands.len() > 2 {
+                        return Err(err);
+                    }
+                    values.push(Value::Null);
+                    first_error.get_or_insert((values.len() - 1, err));
+                }
+            }
         }
-        let result = match function {
-            "_[_]" => index(&values),
-            "_[?_]" => optional_index(&values),
-            _ => library::call(function, receiver.as_ref(), &values),
-        }?;
-        let cost = match function {
-            "_[_]" | "_[?_]" => 1,
-            _ => library::cost(function, receiver.as_ref(), &values, &result),
+        let (receiver, values) = match target {
+            Some(_) => {
+                let rest = values.split_off(1);
+                (values.pop(), rest)
+            }
+            None => (None, values),
         };
+        if let Some((at, err)) = first_error {
+            // A failed call is still charged, for its operands with an error's size, 1.
+            let mut all: Vec<Value> = receiver.into_iter().chain(values).collect();
+            let other = all.iter().enumerate().find(|(i, _)| *i != at).map(|(_, v)| v.clone());
+            all[at] = error_stand_in(other.as_ref());
+            let (receiver, values) = match target {
+                Some(_) => {
+                    let rest = all.split_off(1);
+                    (all.pop(), rest)
+                }
+                None => (None, all),
+            };
+            let cost = library::cost(function, receiver.as_ref(), &values, &Value::Null);
+            self.charge_after_error(cost, &err)?;
+            return Err(err);
+        }
+        let result = library::call(function, receiver.as_ref(), &values)?;
+        let cost = library::cost(function, receiver.as_ref(), &values, &result);
         self.charge(cost)?;
         Ok(result)
+    }
+
+    /// `a[k]` and `a[?k]`: cel-go makes the index a qualifier of `a`'s attribute (a unit), and
+    /// wraps an `a` that is no attribute in a relative attribute (another unit).
+    fn index(&mut self, function: &str, operand: &Expr, key: &Expr) -> R {
+        let relative = u64::from(!is_attribute(operand));
+        let v = match self.eval(operand) {
+            Ok(v) => v,
+            Err(err) => {
+                self.charge_after_error(relative, &err)?;
+                return Err(err);
+            }
+        };
+        let k = match self.eval(key) {
+            Ok(k) => k,
+            Err(err) => {
+                self.charge_after_error(1 + relative, &err)?;
+                return Err(err);
+            }
+        };
+        self.charge(1 + relative)?;
+        let values = [v, k];
+        if function == "_[?_]" {
+            optional_index(&values)
+        } else {
+            index(&values)
+        }
+    }
+
+    /// Charges what a node costs when one of its operands failed with `err`; the limit's
+    /// error replaces `err` when the charge crosses it.
+    fn charge_after_error(&mut self, n: u64, err: &EvalError) -> Result<(), EvalError> {
+        if err.cost_exceeded {
+            return Ok(());
+        }
+        self.charge(n)
     }
 
     /// `&&` (`or` false) and `||` (`or` true): a decisive side wins over an error on the
@@ -384,6 +463,31 @@ fn type_value(name: &str) -> Option<Value> {
 }
 
 /// A list or map literal of constants only (what cel-go plans as one constant value).
+/// Whether cel-go plans `e` as an attribute (a variable and the selections and indexes on it,
+/// or a conditional), to which a selection or an index adds a qualifier; anything else is
+/// wrapped in a relative attribute first.
+fn is_attribute(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Ident(_) | ExprKind::Select { .. } => true,
+        ExprKind::Call {
+            function, target: None, ..
+        } => {
+            matches!(function.as_str(), "_[_]" | "_[?_]" | "_?._" | "_?_:_")
+        }
+        _ => false,
+    }
+}
+
+/// What stands for a failed operand when its call is charged: cel-go sizes an error 1, and
+/// charges by the call's static overload, which the other operand's type tells.
+fn error_stand_in(other: Option<&Value>) -> Value {
+    match other {
+        Some(Value::String(_)) => Value::string("x"),
+        Some(Value::Bytes(_)) => Value::Bytes(vec![0].into()),
+        _ => Value::Null,
+    }
+}
+
 fn is_constant(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Literal(_) => true,
@@ -664,5 +768,27 @@ mod tests {
         let err = out.result.unwrap_err();
         assert!(err.cost_exceeded);
         assert_eq!(err.message, COST_LIMIT_EXCEEDED);
+    }
+
+    fn cost(src: &str) -> u64 {
+        evaluate(&crate::parse(src).unwrap(), &Vars::new(), u64::MAX).cost
+    }
+
+    #[test]
+    fn costs_are_cel_gos_node_by_node() {
+        // A constant list is free; indexing it adds a relative attribute and a qualifier.
+        assert_eq!(cost("['a', 'b'][1]"), 2);
+        assert_eq!(cost("{'a': 1}.a"), 2);
+        // A failed index still costs its units, and the call it fails is charged too.
+        assert_eq!(cost("['a', 'b', 'c', 'd'][4]"), 2);
+        assert_eq!(cost("'str1 ' + ['a', 'b', 'c', 'd'][4]"), 3);
+        // Sizes in characters, rounded up tenths; an empty operand can cost nothing.
+        assert_eq!(cost("'' == 'abc'"), 0);
+        assert_eq!(cost("'ééééééééééé' == 'ééééééééééé'"), 2);
+        assert_eq!(cost("[1, 2] == [1, 2]"), 1);
+        // startsWith traverses its receiver; `in` a list costs the list's length.
+        assert_eq!(cost("'abcdefghijklmnopqrstu'.startsWith('a')"), 3);
+        assert_eq!(cost("1 in [1, 2, 3, 4, 5]"), 5);
+        assert_eq!(cost("[1] + [2]"), 1);
     }
 }

@@ -136,13 +136,59 @@ pub struct Hidden {
     pub unknown: Vec<(Arc<str>, Value)>,
 }
 
-/// A point in time: seconds and nanoseconds since the Unix epoch, UTC.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A point in time: seconds and nanoseconds since the Unix epoch, and the UTC offset it was
+/// written with. Like a Go `time.Time`, the offset is kept for `string()` and the accessors
+/// that take no zone (`timestamp('2011-08-18T19:03:37+01:00').getHours()` is 19), while
+/// equality and order compare the instant only.
+#[derive(Debug, Clone, Copy, Default)]
 pub struct Timestamp {
     /// Seconds since 1970-01-01T00:00:00Z.
     pub seconds: i64,
     /// Nanoseconds within the second, `0..1_000_000_000`.
     pub nanos: u32,
+    /// Seconds east of UTC of the zone the timestamp is written in (0: UTC).
+    pub offset: i32,
+}
+
+impl Timestamp {
+    /// A UTC timestamp.
+    pub const fn utc(seconds: i64, nanos: u32) -> Timestamp {
+        Timestamp {
+            seconds,
+            nanos,
+            offset: 0,
+        }
+    }
+
+    fn instant(&self) -> (i64, u32) {
+        (self.seconds, self.nanos)
+    }
+}
+
+impl PartialEq for Timestamp {
+    fn eq(&self, other: &Timestamp) -> bool {
+        self.instant() == other.instant()
+    }
+}
+
+impl Eq for Timestamp {}
+
+impl PartialOrd for Timestamp {
+    fn partial_cmp(&self, other: &Timestamp) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Timestamp {
+    fn cmp(&self, other: &Timestamp) -> std::cmp::Ordering {
+        self.instant().cmp(&other.instant())
+    }
+}
+
+impl std::hash::Hash for Timestamp {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.instant().hash(state);
+    }
 }
 
 impl Map {

@@ -88,24 +88,50 @@ pub(crate) fn call(function: &str, target: Option<&Value>, args: &[Value]) -> Ca
     }
 }
 
-/// cel-go's runtime costs of the standard functions: string and list operations are charged
-/// by the size they traverse (a tenth of a unit per character), everything else one unit.
+/// cel-go's runtime costs of the standard functions (`CostTracker.costCall`): string and
+/// bytes operations are charged a tenth of a unit per character or byte they traverse,
+/// rounded up (so an empty operand can cost nothing), `==` and `!=` by the smaller operand's
+/// size, `in` of a list by its length, everything else one unit. Kubernetes' estimator takes
+/// `==` over with one unit when the left operand is one of its library types.
 pub(crate) fn cost(function: &str, target: Option<&Value>, args: &[Value], _result: &Value) -> Option<u64> {
     let all = operands(target, args);
-    let tenth = |n: usize| (n as u64).div_ceil(10);
+    let tenth = |n: u64| n.div_ceil(10);
     Some(match (function, all.as_slice()) {
-        ("_==_" | "_!=_" | "_<_" | "_<=_" | "_>_" | "_>=_", [Value::String(a), Value::String(b)]) => {
-            tenth(a.len().min(b.len())).max(1)
+        ("_==_", [Value::Opaque(_), _]) => 1,
+        ("_==_" | "_!=_", [a, b]) => tenth(actual_size(a).min(actual_size(b))),
+        (
+            "_<_" | "_<=_" | "_>_" | "_>=_",
+            [a @ Value::String(_), b @ Value::String(_)] | [a @ Value::Bytes(_), b @ Value::Bytes(_)],
+        ) => tenth(actual_size(a).min(actual_size(b))),
+        ("_+_", [a @ Value::String(_), b @ Value::String(_)] | [a @ Value::Bytes(_), b @ Value::Bytes(_)]) => {
+            tenth(actual_size(a).saturating_add(actual_size(b)))
         }
-        ("_+_", [Value::String(a), Value::String(b)]) => tenth(a.len() + b.len()).max(1),
-        ("_+_", [Value::List(a), Value::List(b)]) => (a.items.len() + b.items.len()) as u64 + 1,
-        ("contains", [Value::String(a), Value::String(b)]) => tenth(a.len()) * tenth(b.len()).max(1) + 1,
-        ("startsWith" | "endsWith", [_, Value::String(b)]) => tenth(b.len()).max(1),
-        ("matches", [Value::String(a), Value::String(re)]) => tenth(a.len()).max(1) * tenth(re.len()).max(1),
-        ("@in", [_, Value::List(l)]) => l.items.len() as u64 + 1,
-        ("string" | "bytes", [Value::String(s)]) => tenth(s.len()).max(1),
+        ("contains", [a @ Value::String(_), b @ Value::String(_)]) => {
+            tenth(actual_size(a)).saturating_mul(tenth(actual_size(b)))
+        }
+        // The receiver is the first argument of cel-go's call: the string searched.
+        ("startsWith" | "endsWith", [a @ Value::String(_), Value::String(_)]) => tenth(actual_size(a)),
+        ("matches", [a @ Value::String(_), re @ Value::String(_)]) => {
+            let str_cost = tenth(actual_size(a).saturating_add(1));
+            str_cost.saturating_mul(actual_size(re).div_ceil(4))
+        }
+        ("@in", [_, l @ Value::List(_)]) => actual_size(l),
+        ("bytes", [s @ Value::String(_)]) | ("string", [s @ Value::Bytes(_)]) => tenth(actual_size(s)),
         _ => return None,
     })
+}
+
+/// cel-go's `actualSize`: the size of a string (in characters), bytes, a list or a map, of
+/// an optional's value, and 1 for anything else.
+pub(crate) fn actual_size(v: &Value) -> u64 {
+    match v {
+        Value::String(s) => s.chars().count() as u64,
+        Value::Bytes(b) => b.len() as u64,
+        Value::List(l) => l.items.len() as u64,
+        Value::Map(m) => m.entries.len() as u64,
+        Value::Optional(Some(inner)) => actual_size(inner),
+        _ => 1,
+    }
 }
 
 fn is_zero(v: &Value) -> bool {

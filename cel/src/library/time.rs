@@ -40,7 +40,7 @@ pub(crate) fn call(function: &str, target: Option<&Value>, args: &[Value]) -> Ca
             "duration" => Some(parse_duration(s).map(Value::Duration)),
             _ => None,
         },
-        (Some(Value::Timestamp(t)), []) => timestamp_accessor(function, *t, 0),
+        (Some(Value::Timestamp(t)), []) => timestamp_accessor(function, *t, i64::from(t.offset)),
         (Some(Value::Timestamp(t)), [Value::String(tz)]) => {
             // Only the accessors take a zone; anything else is not ours.
             accessor(function)?;
@@ -225,11 +225,11 @@ fn days_in_month(year: i64, month: u32) -> u32 {
 pub(crate) fn parse_timestamp(s: &str) -> Result<Timestamp, EvalError> {
     let seconds = parse_rfc3339(s.as_bytes())
         .ok_or_else(|| EvalError::new("type conversion error from 'string' to 'google.protobuf.Timestamp'"))?;
-    let (seconds, nanos) = seconds;
+    let (seconds, nanos, offset) = seconds;
     if !(MIN_SECONDS..=MAX_SECONDS).contains(&seconds) {
         return Err(EvalError::new("timestamp overflow"));
     }
-    Ok(Timestamp { seconds, nanos })
+    Ok(Timestamp { seconds, nanos, offset })
 }
 
 /// A cursor over the text Go's layout-driven parser walks.
@@ -265,7 +265,7 @@ fn digit(b: Option<&u8>) -> Option<u32> {
 }
 
 /// Seconds since the epoch and nanoseconds of an RFC 3339 text, or `None`.
-fn parse_rfc3339(s: &[u8]) -> Option<(i64, u32)> {
+fn parse_rfc3339(s: &[u8]) -> Option<(i64, u32, i32)> {
     let year_digits = s.get(..4)?;
     if !year_digits.iter().all(u8::is_ascii_digit) {
         return None;
@@ -322,7 +322,7 @@ fn parse_rfc3339(s: &[u8]) -> Option<(i64, u32)> {
     }
     let days = days_from_civil(year, month, day);
     let secs = days * SECONDS_PER_DAY + i64::from(hour * 3600 + minute * 60 + second) - offset;
-    Some((secs, nanos))
+    Some((secs, nanos, i32::try_from(offset).ok()?))
 }
 
 /// `duration(s)`: Go's `time.ParseDuration`; any error is cel-go's conversion error.
@@ -430,10 +430,12 @@ fn go_parse_duration(s: &[u8]) -> Option<i64> {
 }
 
 /// A timestamp as cel-go's `string()` writes it: RFC 3339 with the fraction's trailing zeros
-/// dropped (Go's `time.RFC3339Nano`), in UTC.
+/// dropped (Go's `time.RFC3339Nano`), in the zone it was written in (`Z` for UTC).
 pub(crate) fn timestamp_to_string(t: Timestamp) -> String {
-    let days = t.seconds.div_euclid(SECONDS_PER_DAY);
-    let secs = t.seconds.rem_euclid(SECONDS_PER_DAY);
+    let offset = i64::from(t.offset);
+    let local = t.seconds + offset;
+    let days = local.div_euclid(SECONDS_PER_DAY);
+    let secs = local.rem_euclid(SECONDS_PER_DAY);
     let (year, month, day) = civil_from_days(days);
     let mut out = format!(
         "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}",
@@ -446,7 +448,14 @@ pub(crate) fn timestamp_to_string(t: Timestamp) -> String {
         out.push('.');
         out.push_str(frac.trim_end_matches('0'));
     }
-    out.push('Z');
+    if offset == 0 {
+        out.push('Z');
+    } else {
+        // Go writes the offset's hours and minutes; seconds of an offset are not printed.
+        let sign = if offset < 0 { '-' } else { '+' };
+        let minutes = offset.abs() / 60;
+        out.push_str(&format!("{sign}{:02}:{:02}", minutes / 60, minutes % 60));
+    }
     out
 }
 
@@ -468,7 +477,11 @@ pub(crate) fn add_duration(t: Timestamp, d: i64) -> Result<Timestamp, EvalError>
     let seconds = total.div_euclid(i128::from(NANOS_PER_SECOND));
     let nanos = total.rem_euclid(i128::from(NANOS_PER_SECOND));
     match (i64::try_from(seconds), u32::try_from(nanos)) {
-        (Ok(seconds), Ok(nanos)) if (MIN_SECONDS..=MAX_SECONDS).contains(&seconds) => Ok(Timestamp { seconds, nanos }),
+        (Ok(seconds), Ok(nanos)) if (MIN_SECONDS..=MAX_SECONDS).contains(&seconds) => Ok(Timestamp {
+            seconds,
+            nanos,
+            offset: t.offset,
+        }),
         _ => Err(EvalError::new("timestamp overflow")),
     }
 }
@@ -501,8 +514,32 @@ mod tests {
     }
 
     #[test]
+    fn keeps_the_offset_it_was_written_with() {
+        let t = ts("2011-08-18T19:03:37.01+01:00");
+        // The instant is the UTC one; equality and order ignore the zone.
+        assert_eq!(t, ts("2011-08-18T18:03:37.01Z"));
+        assert_eq!(t.offset, 3600);
+        assert_eq!(timestamp_to_string(t), "2011-08-18T19:03:37.01+01:00");
+        assert_eq!(
+            timestamp_to_string(ts("2011-08-18T18:03:37-05:30")),
+            "2011-08-18T18:03:37-05:30"
+        );
+        assert_eq!(
+            timestamp_to_string(ts("2011-08-18T18:03:37+00:00")),
+            "2011-08-18T18:03:37Z"
+        );
+        // Accessors without a zone read the written zone's fields, as Go's time.Time does.
+        assert_eq!(int(get("getHours", "2011-08-18T19:03:37+01:00", None)), 19);
+        assert_eq!(int(get("getHours", "2011-08-18T19:03:37+01:00", Some("UTC"))), 18);
+        assert_eq!(int(get("getDate", "2011-08-18T00:30:00+01:00", None)), 18);
+        // Adding a duration keeps the zone.
+        let later = add_duration(t, 3_600 * NANOS_PER_SECOND).unwrap();
+        assert_eq!(timestamp_to_string(later), "2011-08-18T20:03:37.01+01:00");
+    }
+
+    #[test]
     fn parses_rfc3339() {
-        assert_eq!(ts("1970-01-01T00:00:00Z"), Timestamp { seconds: 0, nanos: 0 });
+        assert_eq!(ts("1970-01-01T00:00:00Z"), Timestamp::utc(0, 0));
         assert_eq!(ts("2009-02-13T23:31:30Z").seconds, 1_234_567_890);
         assert_eq!(ts("2009-02-13T23:31:30.5Z").nanos, 500_000_000);
         assert_eq!(ts("2009-02-14T00:31:30+01:00").seconds, 1_234_567_890);

@@ -107,10 +107,10 @@ fn rules_on_default(at: &Path, s: &Structural, default: &Value, errs: &mut Vec<F
         return;
     }
     let resource = s.extensions.x_embedded_resource;
-    let budget = crate::rules::RUNTIME_COST_BUDGET;
-    let found = crate::rules::run(at, s, default, Some(default), budget, resource, false);
+    let limits = crate::rules::RuleLimits::default();
+    let found = crate::rules::run(at, s, default, Some(default), limits, resource, false);
     if found.errors.is_empty() {
-        errs.extend(crate::rules::run(at, s, default, None, budget, resource, false).errors);
+        errs.extend(crate::rules::run(at, s, default, None, limits, resource, false).errors);
     } else {
         errs.extend(found.errors);
     }

@@ -61,6 +61,48 @@ pub fn validate_rules(schema: &Structural, obj: &Value, old: Option<&Value>, bud
     validate_rules_update(schema, obj, old, budget).errors
 }
 
+/// The cost limits rules are evaluated under. The default is the API server's: a budget of
+/// [`RUNTIME_COST_BUDGET`] per request and [`PER_CALL_LIMIT`] per evaluation of a rule or a
+/// `messageExpression`. Other limits serve tests that reproduce the server's own, which
+/// lower the per-call limit to reach its errors with small rules.
+///
+/// ```
+/// use kstruct::rules::{RuleLimits, validate_rules_with};
+/// use kstruct::schema::convert;
+///
+/// let schema = convert::from_text(r#"
+/// type: object
+/// properties: {s: {type: string}}
+/// x-kubernetes-validations: [{rule: "self.s + 'x' == 'ax'"}]
+/// "#).unwrap().unwrap();
+/// let obj = serde_json::json!({"s": "b"});
+/// let limits = RuleLimits { per_call: 1, ..RuleLimits::default() };
+/// let results = validate_rules_with(&schema, &obj, None, &limits);
+/// assert!(results.errors[0].to_string().contains("call cost exceeds limit for rule"));
+/// assert_eq!(results.remaining_budget, -1);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleLimits {
+    /// The cost all rules of one request may spend together.
+    pub budget: i64,
+    /// The cost one evaluation may spend before it is cancelled.
+    pub per_call: u64,
+}
+
+impl Default for RuleLimits {
+    fn default() -> RuleLimits {
+        RuleLimits {
+            budget: RUNTIME_COST_BUDGET,
+            per_call: PER_CALL_LIMIT,
+        }
+    }
+}
+
+/// [`validate_rules_update`] under the given limits.
+pub fn validate_rules_with(schema: &Structural, obj: &Value, old: Option<&Value>, limits: &RuleLimits) -> RuleResults {
+    run(&Path::nil(), schema, obj, old, *limits, true, true)
+}
+
 /// What an update's rules found: errors, and the errors ratcheting turned into warnings.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RuleResults {
@@ -70,11 +112,18 @@ pub struct RuleResults {
     pub warnings: Vec<FieldError>,
     /// How many rule evaluations ran (a rule counts once per value it checked).
     pub evaluated: usize,
+    /// What is left of the cost budget; negative when evaluation stopped on a cost limit
+    /// (the reference's `remainingBudget`).
+    pub remaining_budget: i64,
 }
 
 /// [`validate_rules`], keeping the ratcheted errors apart.
 pub fn validate_rules_update(schema: &Structural, obj: &Value, old: Option<&Value>, budget: i64) -> RuleResults {
-    run(&Path::nil(), schema, obj, old, budget, true, true)
+    let limits = RuleLimits {
+        budget,
+        ..RuleLimits::default()
+    };
+    run(&Path::nil(), schema, obj, old, limits, true, true)
 }
 
 /// A schema's rules on `obj` with its errors under `path`; `resource` for a resource's root,
@@ -84,14 +133,15 @@ pub(crate) fn run(
     schema: &Structural,
     obj: &Value,
     old: Option<&Value>,
-    budget: i64,
+    limits: RuleLimits,
     resource: bool,
     ratcheting: bool,
 ) -> RuleResults {
     let mut walk = Walk {
         errs: Vec::new(),
         warnings: Vec::new(),
-        budget,
+        budget: limits.budget,
+        per_call: limits.per_call,
         evaluated: 0,
         ratcheting,
         top: true,
@@ -103,6 +153,7 @@ pub(crate) fn run(
         errors: walk.errs,
         warnings: walk.warnings,
         evaluated: walk.evaluated,
+        remaining_budget: walk.budget,
     }
 }
 
@@ -117,6 +168,7 @@ struct Walk {
     errs: Vec<FieldError>,
     warnings: Vec<FieldError>,
     budget: i64,
+    per_call: u64,
     evaluated: usize,
     /// An update's walk: errors of unchanged values are ratcheted.
     ratcheting: bool,
@@ -312,8 +364,7 @@ impl Walk {
             } else if let Some(o) = &old_this {
                 vars.set("oldSelf", o.clone());
             }
-            let limit = PER_CALL_LIMIT;
-            let evaluated = evaluate(&program, &vars, limit);
+            let evaluated = evaluate(&program, &vars, self.per_call);
             self.evaluated += 1;
             let cost = evaluated.cost;
             if cost > i64::MAX as u64 || cost as i64 > self.budget {
@@ -405,9 +456,9 @@ impl Walk {
         let Ok(program) = programs::get(src) else {
             return Ok(None);
         };
-        let evaluated = evaluate(&program, vars, PER_CALL_LIMIT);
+        let evaluated = evaluate(&program, vars, self.per_call);
         let cost = evaluated.cost;
-        if cost as i64 > self.budget {
+        if cost > i64::MAX as u64 || cost as i64 > self.budget {
             return Err(
                 "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run"
                     .to_owned(),
