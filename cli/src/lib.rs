@@ -35,8 +35,8 @@ enum Command {
     /// server's write path with its CRD's schema, as a create: decoding (unknown and duplicate
     /// fields are errors under fieldValidation Strict), pruning, defaulting, then validation
     /// of the values (types, formats, enums, patterns, bounds, required fields, list types,
-    /// metadata and names). CEL rules (`x-kubernetes-validations`) are not evaluated: the
-    /// summary counts the documents whose schema has some. An object of a version its CRD does
+    /// metadata and names) and of the CEL rules (`x-kubernetes-validations`), each error at
+    /// its field's line; the summary counts the rules evaluated. An object of a version its CRD does
     /// not serve, or of a kind no CRD declares, is an error; built-in kinds (Deployment,
     /// ConfigMap, ...) are skipped, and so are documents that are not Kubernetes objects (no
     /// kind: CI workflows, Helm values, unrendered Helm templates), each named in a note.
@@ -315,7 +315,7 @@ struct PatchArgs<D: Args> {
     #[arg(long, value_enum, value_name = "MODE", default_value = "Warn", ignore_case = true)]
     field_validation: FieldValidationArg,
     /// Skip the update's (or create's) validation (ObjectMeta, values with ratcheting, scale
-    /// paths, embedded resources, list types; CEL rules are not evaluated), which the server
+    /// paths, embedded resources, list types, CEL rules with ratcheting), which the server
     /// runs and `patch` runs by default.
     #[arg(long)]
     no_validate: bool,
@@ -416,7 +416,7 @@ struct DecodeArgs<D: Args> {
     storage: bool,
     /// Go on as a create does after decoding: the request's namespace, status dropped under
     /// the status subresource, generation 1, then validation (ObjectMeta, values, scale paths,
-    /// embedded resources, list types; CEL rules are not evaluated). A failure is the API
+    /// embedded resources, list types, CEL rules). A failure is the API
     /// server's `<Kind>.<group> "<name>" is invalid: ...`.
     #[arg(long, conflicts_with = "storage")]
     validate: bool,

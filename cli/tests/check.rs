@@ -123,6 +123,32 @@ checked 3 objects against 1 CRD in 3 files: 1 ok, 2 with errors, 0 skipped
 }
 
 #[test]
+fn positions_hold_in_documents_libyaml_reads_and_saphyr_refuses() {
+    // A flow sequence closed at its mapping's indentation, with a trailing comma (as Tekton's
+    // examples write them), and a key YAML 1.1 reads as a boolean.
+    let widget = "apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: a
+spec:
+  replica: 3
+  ports: [
+    {port: 80},
+  ]
+  y: 1
+";
+    let d = dir(&[("crds/widgets.yaml", CRD), ("w.yaml", widget)]);
+    let o = check_in(&d, &["--crds", "crds", "--field-validation", "Warn", "w.yaml"], "");
+    assert_eq!(
+        out(&o),
+        "w.yaml:6:3: warning: unknown field \"spec.replica\" (did you mean \"spec.replicas\"?)
+w.yaml:10:3: warning: unknown field \"spec.true\"
+checked 1 object against 1 CRD in 2 files: 0 ok, 1 with warnings, 0 with errors, 0 skipped
+"
+    );
+}
+
+#[test]
 fn json_lines_carry_the_servers_messages_and_positions() {
     let d = dir(&[("crds.yaml", CRD), ("widgets.yaml", WIDGETS)]);
     let o = check_in(&d, &["--crds", "crds.yaml", "widgets.yaml", "-o", "json"], "");

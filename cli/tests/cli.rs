@@ -799,22 +799,21 @@ fn decode_body_takes_each_file_as_one_request_body() {
         "the object provided is unrecognized (must be of type Widget): couldn't get version/kind; json parse error: \
          unexpected end of JSON input (<empty>)"
     );
-    assert!(
-        error(&[
-            "decode",
-            "--report",
-            "--body",
-            "--format",
-            "json",
-            "--crd",
-            crd,
-            bom.to_str().unwrap()
-        ])
-        .contains("json parse error: invalid character '\\ufeff' looking for beginning of value"),
+    let bom_refused = "the object provided is unrecognized (must be of type Widget): couldn't get version/kind; \
+                       json parse error: invalid character '\\ufeff' looking for beginning of value";
+    for format in [&["--format", "json"][..], &[]] {
+        let mut args = vec!["decode", "--report", "--body"];
+        args.extend(format);
+        args.extend(["--crd", crd, bom.to_str().unwrap()]);
+        assert!(error(&args).starts_with(bom_refused), "{format:?}");
+    }
+    // YAML allows the mark.
+    let bom_yaml = fixture(
+        "bom.yaml",
+        "\u{feff}apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: a}\n",
     );
-    // Without --format, a body that does not start with `{` is YAML, which allows the mark.
     let o = kstruct(
-        &["decode", "--report", "--body", "--crd", crd, bom.to_str().unwrap()],
+        &["decode", "--report", "--body", "--crd", crd, bom_yaml.to_str().unwrap()],
         "",
     );
     assert_eq!(code(&o), 0, "{}", stdout(&o));

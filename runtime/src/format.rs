@@ -30,16 +30,21 @@ pub enum FieldValidation {
 
 impl BodyFormat {
     /// The format `body` is read in: `Json` or `Yaml` as given; for `Auto`, JSON when the
-    /// body's first non-space byte is `{`, YAML otherwise.
+    /// body's first non-space byte is `{`, YAML otherwise. A byte-order mark in front is
+    /// looked past: a JSON document saved with one is still sent as `application/json`,
+    /// which the API server refuses (`invalid character '\ufeff' looking for beginning of
+    /// value`), while YAML allows it.
     ///
     /// ```
     /// use kstruct::BodyFormat;
     /// assert_eq!(BodyFormat::Auto.resolve(b"  {\"a\": 1}"), BodyFormat::Json);
+    /// assert_eq!(BodyFormat::Auto.resolve("\u{feff}{\"a\": 1}".as_bytes()), BodyFormat::Json);
     /// assert_eq!(BodyFormat::Auto.resolve(b"a: 1"), BodyFormat::Yaml);
     /// ```
     pub fn resolve(self, body: &[u8]) -> BodyFormat {
+        let text = body.strip_prefix("\u{feff}".as_bytes()).unwrap_or(body);
         match self {
-            BodyFormat::Auto if body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') => BodyFormat::Json,
+            BodyFormat::Auto if text.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') => BodyFormat::Json,
             BodyFormat::Auto => BodyFormat::Yaml,
             f => f,
         }

@@ -114,11 +114,11 @@ fn duplicates_in_text_order_with_first_positions() {
 
 #[test]
 fn anchors_aliases_and_merge_keys() {
-    let yaml = b"base: &b\n  x: 1\n  y: 2\nspec:\n  <<: *b\n  y: 3\nother: *b\n";
+    let yaml = b"base: &b\n  x: 1\n  z: 2\nspec:\n  <<: *b\n  z: 3\nother: *b\n";
     let map = SourceMap::yaml(yaml).unwrap();
     assert_eq!(map.locate("spec.x"), Some(pos(2, 3)));
-    assert_eq!(map.locate("spec.y"), Some(pos(6, 3)));
-    assert_eq!(map.locate("other.y"), Some(pos(3, 3)));
+    assert_eq!(map.locate("spec.z"), Some(pos(6, 3)));
+    assert_eq!(map.locate("other.z"), Some(pos(3, 3)));
     // A merged key overridden by a written one is not a duplicate.
     assert!(map.duplicates().is_empty());
 }
@@ -273,4 +273,23 @@ mod properties {
             }
         }
     }
+}
+
+#[test]
+fn flow_sequences_closed_at_the_mappings_indentation_keep_positions() {
+    // libyaml reads these (Tekton's examples write them); saphyr needs them re-indented.
+    let yaml = "spec:\n  x: 1\n  args: [\n    \"x\",\n  ]\n  after: [ a, {k: 1},\n]\n  last: 2\n";
+    let map = SourceMap::yaml(yaml.as_bytes()).unwrap();
+    assert_eq!(map.locate("spec.x"), Some(pos(2, 3)));
+    assert_eq!(map.locate("spec.args[0]"), Some(pos(4, 5)));
+    assert_eq!(map.locate("spec.after[1].k"), Some(pos(6, 16)));
+    assert_eq!(map.locate("spec.last"), Some(pos(8, 3)));
+}
+
+#[test]
+fn plain_keys_are_named_as_the_decoder_names_them() {
+    let map = SourceMap::yaml(b"spec:\n  y: 1\n  'n': 2\n  0x10: 3\n").unwrap();
+    assert_eq!(map.locate("spec.true"), Some(pos(2, 3)));
+    assert_eq!(map.locate("spec.n"), Some(pos(3, 3)));
+    assert_eq!(map.locate("spec.16"), Some(pos(4, 3)));
 }

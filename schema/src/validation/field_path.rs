@@ -14,6 +14,9 @@ use crate::structural::Structural;
 /// assert_eq!(resolve(".spec.size", &s).unwrap().generic.type_, "integer");
 /// assert_eq!(resolve(".spec['size']", &s).unwrap().generic.type_, "integer");
 /// assert_eq!(resolve(".spec.colour", &s).unwrap_err(), "does not refer to a valid field");
+/// // A step below a scalar, in either notation.
+/// assert_eq!(resolve(".spec.size.x", &s).unwrap_err(), "does not refer to a valid field");
+/// assert_eq!(resolve(".spec.size['x']", &s).unwrap_err(), "does not refer to a valid field");
 /// ```
 pub fn resolve<'a>(json_path: &str, schema: &'a Structural) -> Result<&'a Structural, String> {
     resolve_with(json_path, schema, true).map(|r| r.schema)
@@ -53,7 +56,7 @@ pub fn resolve_with<'a>(
                 }
                 let name = unescape_single_quote(&tok[1..tok.len() - 1])
                     .map_err(|e| format!("invalid string literal: {e}"))?;
-                s = step(s, &name, &mut path, "does not refer to a valid field")?;
+                s = step(s, &name, &mut path)?;
                 root.get_or_insert(name);
                 match it.next() {
                     None => return Err("unexpected end of JSON path".into()),
@@ -63,7 +66,7 @@ pub fn resolve_with<'a>(
             }
             "." => {
                 let name = it.next().ok_or("unexpected end of JSON path")?;
-                s = step(s, name, &mut path, "does not refer to valid field")?;
+                s = step(s, name, &mut path)?;
                 root.get_or_insert_with(|| name.to_string());
             }
             other => return Err(format!("expected [ or . but got: {other}")),
@@ -73,7 +76,7 @@ pub fn resolve_with<'a>(
 }
 
 /// One step: a property when the node has properties, else a map value.
-fn step<'a>(s: &'a Structural, name: &str, path: &mut Path, no_field: &str) -> Result<&'a Structural, String> {
+fn step<'a>(s: &'a Structural, name: &str, path: &mut Path) -> Result<&'a Structural, String> {
     if !s.properties.is_empty() {
         *path = path.child(name);
         s.properties
@@ -83,7 +86,7 @@ fn step<'a>(s: &'a Structural, name: &str, path: &mut Path, no_field: &str) -> R
         *path = path.key(name);
         ap.schema().ok_or_else(|| "does not refer to a valid field".to_string())
     } else {
-        Err(no_field.to_string())
+        Err("does not refer to a valid field".to_string())
     }
 }
 

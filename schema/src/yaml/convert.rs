@@ -33,7 +33,7 @@ pub fn dispose(value: Value) {
 
 /// The JSON key `convertToJSONableObject` makes of a Go map key; `None` for
 /// key types it rejects (`nil`, `uint64`).
-fn key_string(key: &GoVal) -> Option<String> {
+pub(super) fn key_string(key: &GoVal) -> Option<String> {
     Some(match key {
         GoVal::Str(s) => s.clone(),
         GoVal::Int(i) => i.to_string(),

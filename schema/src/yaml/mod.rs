@@ -105,6 +105,7 @@ pub use convert::dispose;
 pub use decode::DuplicateKey;
 pub use emit::emit;
 pub use error::{Error, ErrorKind};
+pub use parse::{SaphyrText, saphyr_text};
 pub use split::{Document, DocumentBytes, split_document_bytes, split_documents};
 
 /// The JSON value of a document and the duplicate keys it contained.
@@ -203,4 +204,24 @@ pub fn to_json_strict(doc: &str) -> Result<Value, Error> {
 pub fn to_json_strict_bytes(doc: &[u8]) -> Result<Value, Error> {
     let text = reader::decode(doc)?;
     strict(stages(&text)?)
+}
+
+/// The JSON key [`to_json`] makes of a mapping key written as `value`: a plain (unquoted,
+/// untagged) key is resolved as YAML 1.1 resolves it (`y` and `on` are booleans, so the key
+/// is `"true"`; `0x10` is `"16"`), a quoted one is kept as written. `None` for a key the
+/// conversion refuses (`~`).
+///
+/// ```
+/// use kstruct_schema::yaml::json_key;
+/// assert_eq!(json_key("y", true).as_deref(), Some("true"));
+/// assert_eq!(json_key("0x10", true).as_deref(), Some("16"));
+/// assert_eq!(json_key("y", false).as_deref(), Some("y"));
+/// assert_eq!(json_key("name", true).as_deref(), Some("name"));
+/// ```
+pub fn json_key(value: &str, plain: bool) -> Option<String> {
+    if !plain {
+        return Some(value.to_owned());
+    }
+    let resolved = resolve::scalar_value("", true, value).ok()?;
+    convert::key_string(&resolved)
 }

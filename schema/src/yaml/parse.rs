@@ -252,7 +252,7 @@ struct Builder<'a> {
     last_end: usize,
     /// The text to parse instead, when saphyr balked at something libyaml
     /// takes.
-    rewrite: Option<String>,
+    rewrite: Option<(String, Edit)>,
     /// Where the last key of a flow mapping starts and ends (bytes).
     flow_key: Option<(usize, usize)>,
 }
@@ -744,20 +744,84 @@ const MAX_REWRITES: usize = 64;
 /// Parses the first document of `text` into go-yaml's node tree.
 pub(super) fn parse(text: &str) -> Result<Tree, Error> {
     check_directives(text)?;
+    rewritten(text).0
+}
+
+/// [`parse`]'s result, with the text saphyr read and the edits that made it from `text`.
+fn rewritten(text: &str) -> (Result<Tree, Error>, Option<String>, Vec<Edit>) {
     let mut owned: Option<String> = None;
+    let mut edits = Vec::new();
     for _ in 0..MAX_REWRITES {
         let current = owned.as_deref().unwrap_or(text);
         match parse_once(current) {
-            Attempt::Done(result) => return result,
-            Attempt::Rewrite(next) => owned = Some(next),
+            Attempt::Done(result) => return (result, owned, edits),
+            Attempt::Rewrite(next, edit) => {
+                owned = Some(next);
+                edits.push(edit);
+            }
         }
     }
     match parse_once(owned.as_deref().unwrap_or(text)) {
-        Attempt::Done(result) => result,
-        Attempt::Rewrite(_) => Err(Error::new(
-            ErrorKind::Limit,
-            format!("yaml: more than {MAX_REWRITES} constructs that saphyr rejects but libyaml accepts"),
-        )),
+        Attempt::Done(result) => (result, owned, edits),
+        Attempt::Rewrite(..) => (
+            Err(Error::new(
+                ErrorKind::Limit,
+                format!("yaml: more than {MAX_REWRITES} constructs that saphyr rejects but libyaml accepts"),
+            )),
+            owned,
+            edits,
+        ),
+    }
+}
+
+/// One rewrite of a line: `removed` characters at `col0` replaced by `inserted` ones
+/// (lines never change).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Edit {
+    line0: usize,
+    col0: usize,
+    removed: usize,
+    inserted: usize,
+}
+
+/// A text that saphyr reads as libyaml reads the original, for tools that walk saphyr's
+/// events and need the original's positions (a source map of keys).
+#[derive(Debug, Clone)]
+pub struct SaphyrText<'a> {
+    /// The text to give saphyr: the original, or a rewrite with the same lines.
+    pub text: std::borrow::Cow<'a, str>,
+    edits: Vec<Edit>,
+}
+
+impl SaphyrText<'_> {
+    /// The original's 0-based column of a 0-based (line, column) of [`SaphyrText::text`],
+    /// both counted in characters.
+    pub fn original_column(&self, line0: usize, col0: usize) -> usize {
+        let mut col0 = col0;
+        for e in self.edits.iter().rev().filter(|e| e.line0 == line0) {
+            if col0 >= e.col0 + e.inserted {
+                col0 = col0 + e.removed - e.inserted;
+            } else if col0 > e.col0 {
+                col0 = e.col0;
+            }
+        }
+        col0
+    }
+}
+
+/// The text saphyr should read for `text`: `text` itself when saphyr reads it as libyaml
+/// does, else the rewrite the YAML decoder uses (lines stay where they are; columns on the
+/// rewritten lines map back with [`SaphyrText::original_column`]).
+pub fn saphyr_text(text: &str) -> SaphyrText<'_> {
+    match rewritten(text) {
+        (_, Some(owned), edits) => SaphyrText {
+            text: std::borrow::Cow::Owned(owned),
+            edits,
+        },
+        (_, None, _) => SaphyrText {
+            text: std::borrow::Cow::Borrowed(text),
+            edits: Vec::new(),
+        },
     }
 }
 
@@ -765,7 +829,7 @@ enum Attempt {
     Done(Result<Tree, Error>),
     /// saphyr rejected something libyaml accepts, in a way that a rewrite
     /// with the same meaning for libyaml avoids.
-    Rewrite(String),
+    Rewrite(String, Edit),
 }
 
 fn parse_once(text: &str) -> Attempt {
@@ -796,8 +860,8 @@ fn parse_once(text: &str) -> Attempt {
             "yaml: internal error in the YAML parser",
         )));
     }
-    if let Some(next) = bld.rewrite.take() {
-        return Attempt::Rewrite(next);
+    if let Some((next, edit)) = bld.rewrite.take() {
+        return Attempt::Rewrite(next, edit);
     }
     Attempt::Done(finish(bld, failure, last_line0))
 }
@@ -979,11 +1043,22 @@ fn translate(bld: &mut Builder<'_>, e: &ScanError) -> Error {
 /// saphyr errors that have one. Tabs become spaces where libyaml treats both
 /// as separation (same length, so no position moves); `\'` becomes `\x27`,
 /// which moves later columns on that line only.
-fn rewrite_for(bld: &Builder<'_>, b: usize, info: &str) -> Option<String> {
+fn rewrite_for(bld: &Builder<'_>, b: usize, info: &str) -> Option<(String, Edit)> {
     let text = bld.src.text;
     let bytes = text.as_bytes();
     let mut out = text.to_string();
-    match info {
+    // Every rewrite replaces ASCII with ASCII within a line: bytes there are characters.
+    let edit = |at: usize, removed: usize, inserted: usize| {
+        let line = bld.src.line_of_byte(at);
+        let line_start = bld.src.line_start(line);
+        Edit {
+            line0: line,
+            col0: text[line_start..at].chars().count(),
+            removed,
+            inserted,
+        }
+    };
+    let done = match info {
         // libyaml skips tabs after a simple key's `:` and anywhere in flow
         // context; only a line-leading (complex) `:` in block context
         // refuses them.
@@ -1002,6 +1077,7 @@ fn rewrite_for(bld: &Builder<'_>, b: usize, info: &str) -> Option<String> {
                 return None;
             }
             out.replace_range(colon + 1..colon + 2, " ");
+            edit(colon + 1, 1, 1)
         }
         // Continuation lines of quoted scalars drop their leading white
         // space, tabs included.
@@ -1015,6 +1091,7 @@ fn rewrite_for(bld: &Builder<'_>, b: usize, info: &str) -> Option<String> {
                 return None;
             }
             out.replace_range(line_start..line_start + ws, &" ".repeat(ws));
+            edit(line_start, ws, ws)
         }
         // libyaml knows `\'`; YAML 1.2 does not.
         "while parsing a quoted scalar, found unknown escape character" => {
@@ -1039,6 +1116,14 @@ fn rewrite_for(bld: &Builder<'_>, b: usize, info: &str) -> Option<String> {
             for &at in found.iter().rev() {
                 out.replace_range(at..at + 2, "\\x27");
             }
+            // Continuation lines of the scalar do not matter (no key starts there); on the
+            // first, what follows shifts by two columns per escape.
+            let first = found[0];
+            let on_line = found
+                .iter()
+                .filter(|&&at| bld.src.line_of_byte(at) == bld.src.line_of_byte(first))
+                .count();
+            edit(first, 2 * on_line, 4 * on_line)
         }
         // libyaml starts a plain scalar at any `-` not followed by a blank, and
         // in flow context ends it at the next indicator: `[-]` holds "-".
@@ -1048,6 +1133,7 @@ fn rewrite_for(bld: &Builder<'_>, b: usize, info: &str) -> Option<String> {
                 .take(4)
                 .find(|&i| bytes[i] == b'-' && bytes.get(i + 1).is_some_and(|c| b",[]{}".contains(c)))?;
             out.replace_range(dash..dash + 1, "\"-\"");
+            edit(dash, 1, 3)
         }
         // libyaml does not hold the lines of a flow collection to the block indentation
         // around it: indent the line past the collection's bracket (white space inside a flow
@@ -1061,15 +1147,17 @@ fn rewrite_for(bld: &Builder<'_>, b: usize, info: &str) -> Option<String> {
             let line_start = bld.src.line_start(line);
             let need = bld.src.pos_of_byte(open).col0 + 1;
             out.insert_str(line_start, &" ".repeat(need));
+            edit(line_start, 0, need)
         }
         // libyaml ends the document with the token after a root flow
         // collection, whatever it is; saphyr objects to a stray bracket.
         "misplaced bracket" if root_flow_closes_before(bytes, b) => {
             out.truncate(b);
+            edit(b, 0, 0)
         }
         _ => return None,
-    }
-    Some(out)
+    };
+    Some((out, done))
 }
 
 /// The innermost flow collection (`[` or `{`) still open at byte `b`, brackets counted
