@@ -30,6 +30,9 @@ pub mod decls;
 pub mod eval;
 #[cfg(all(test, feature = "eval"))]
 mod eval_props;
+/// Go's `url.ParseRequestURI`, with its error texts.
+#[cfg(feature = "eval")]
+pub mod go_url;
 mod lexer;
 #[cfg(feature = "eval")]
 mod library;

@@ -778,6 +778,7 @@ const EXPECTED: &[&str] = &[
     "spec.port: Invalid value: \"number\": spec.port in body must be of type integer,string: \"number\"",
     "<nil>: Invalid value: \"\": \"spec.port\" must validate at least one schema (anyOf)",
     "spec.port: Invalid value: \"number\": spec.port in body must be of type integer: \"number\"",
+    "<nil>: Invalid value: \"\": Checked value must be of type integer (default format) in spec.port",
     "spec.ports[1].x: Invalid value: 2: spec.ports[1].x in body should be less than or equal to 1",
     "spec.ratio: Invalid value: 1.5: spec.ratio in body should be greater than 1.5",
     "spec.tags[2]: Too long: may not be more than 1 byte",

@@ -53,63 +53,31 @@ fn without_fragment(u: Url) -> Url {
     }
 }
 
-/// `url.ParseRequestURI`'s checks, with its error texts.
+/// `url.ParseRequestURI` (its checks and error texts are [`crate::go_url`]'s), keeping the
+/// path as written (escaped), which `getEscapedPath` reads.
 fn parse(s: &str) -> Result<Url, String> {
-    let fail = |why: &str| Err(format!("parse {}: {why}", super::strings::go_quote(s)));
-    if s.bytes().any(|b| b < 0x20 || b == 0x7f) {
-        return fail("net/url: invalid control character in URL");
-    }
-    let (rest, query) = match s.split_once('?') {
-        Some((r, q)) => (r, q.to_owned()),
-        None => (s, String::new()),
-    };
-    let mut scheme = String::new();
-    let mut rest = rest;
-    // A scheme: a letter, then letters, digits, `+`, `-`, `.`, before the first `:`.
-    if let Some(i) = rest.find(':') {
-        let candidate = &rest[..i];
-        let valid = candidate.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-            && candidate
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
-        if valid {
-            scheme = candidate.to_ascii_lowercase();
-            rest = &rest[i + 1..];
-        } else if i == 0 {
-            return fail("missing protocol scheme");
-        }
-    }
-    if scheme.is_empty() && !rest.starts_with('/') {
-        return fail("invalid URI for request");
-    }
-    let mut host = String::new();
-    let path;
-    if !scheme.is_empty() && !rest.starts_with('/') {
-        // An opaque URL (`mailto:x`): the whole rest is the opaque part; no path.
-        path = String::new();
-    } else if let Some(after) = rest.strip_prefix("//") {
-        let end = after.find('/').unwrap_or(after.len());
-        let authority = &after[..end];
-        let host_part = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-        if let Some(port) = port_of(host_part)
-            && !port.chars().all(|c| c.is_ascii_digit())
-        {
-            return fail(&format!(
-                "invalid port {} after host",
-                super::strings::go_quote(&format!(":{port}"))
-            ));
-        }
-        host = host_part.to_owned();
-        path = after[end..].to_owned();
+    let go = crate::go_url::parse_request_uri(s)?;
+    // The scheme holds no `?`, so the query starts at the text's first one.
+    let before_query = s.split_once('?').map_or(s, |(r, _)| r);
+    let rest = if go.scheme.is_empty() {
+        before_query
     } else {
-        path = rest.to_owned();
-    }
+        before_query.get(go.scheme.len() + 1..).unwrap_or("")
+    };
+    let path = if !go.scheme.is_empty() && !rest.starts_with('/') {
+        // An opaque URL (`mailto:x`): no path.
+        String::new()
+    } else if let Some(after) = rest.strip_prefix("//").filter(|_| !go.scheme.is_empty()) {
+        after.find('/').map_or("", |i| &after[i..]).to_owned()
+    } else {
+        rest.to_owned()
+    };
     Ok(Url {
         text: s.to_owned(),
-        scheme,
-        host,
+        scheme: go.scheme,
+        host: go.host,
         path,
-        query,
+        query: go.raw_query,
     })
 }
 

@@ -167,7 +167,13 @@ impl<'g> Emitter<'g> {
             (s, true) => Some(quote! { #s rt::format(at, #format, text, r); }),
             (s, false) => s,
         };
-        let numeric = s.multiple_of.is_some() || s.minimum.is_some() || s.maximum.is_some();
+        let single_type = match types.as_slice() {
+            [t] => *t,
+            _ => "",
+        };
+        // The number validator's range check (see `kstruct::compiled::v1::NumberKind`).
+        let kind = kstruct::compiled::v1::NumberKind::of(single_type, format);
+        let numeric = s.multiple_of.is_some() || s.minimum.is_some() || s.maximum.is_some() || kind.checks_range();
         let number = numeric.then(|| {
             let f = |b: Option<u64>| match b {
                 Some(bits) => {
@@ -178,6 +184,7 @@ impl<'g> Emitter<'g> {
             };
             let (multiple_of, minimum, maximum) = (f(s.multiple_of), f(s.minimum), f(s.maximum));
             let (emin, emax) = (s.exclusive_minimum, s.exclusive_maximum);
+            let kind = format_ident!("{kind:?}");
             quote! {
                 rt::number(at, x, &rt::Numeric {
                     multiple_of: #multiple_of,
@@ -185,6 +192,7 @@ impl<'g> Emitter<'g> {
                     exclusive_minimum: #emin,
                     maximum: #maximum,
                     exclusive_maximum: #emax,
+                    kind: rt::NumberKind::#kind,
                 }, r);
             }
         });

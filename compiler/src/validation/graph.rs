@@ -170,11 +170,7 @@ impl Graph {
                 },
             };
             let (all_of, any_of, one_of, not) = self.composites(v, at);
-            let format = if kstruct::compiled::v1::resource_format(&v.format) {
-                v.format.clone()
-            } else {
-                String::new()
-            };
+            let format = kstruct::compiled::v1::resource_format(type_, &v.format).to_string();
             let (embedded, list_type, list_map_keys, structural) = match s {
                 Src::Structural(s) => (
                     s.extensions.x_embedded_resource,

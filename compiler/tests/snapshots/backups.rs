@@ -1002,7 +1002,22 @@ mod __nodes {
             return;
         }
         rt::check_type(at, &["integer"], "", x, r);
-        rt::count(r, x, 4, 1, 2);
+        if let Value::Number(_) = x {
+            rt::number(
+                at,
+                x,
+                &rt::Numeric {
+                    multiple_of: None,
+                    minimum: None,
+                    exclusive_minimum: false,
+                    maximum: None,
+                    exclusive_maximum: false,
+                    kind: rt::NumberKind::Integer,
+                },
+                r,
+            );
+        }
+        rt::count(r, x, 4, 1, 1);
     }
     /// Validates the value of `spec.retention.keepLast`.
     pub(super) fn check_6(at: &rt::At<'_>, x: &Value, r: &mut rt::Res) {
@@ -1021,6 +1036,7 @@ mod __nodes {
                     exclusive_minimum: false,
                     maximum: None,
                     exclusive_maximum: false,
+                    kind: rt::NumberKind::Integer,
                 },
                 r,
             );

@@ -24,7 +24,7 @@ pub use crate::objectmeta::CoerceOptions;
 pub use crate::objectmeta::coerce::{At, Coercer, resource as coerce_resource};
 pub use crate::pipeline::{Pipeline, PruneOptions, PruneReport};
 pub use crate::structural::prune::{Mark, Pruner};
-pub use crate::validation::{Numeric, Pattern, Res, ScalePaths, SchemaErrors};
+pub use crate::validation::{NumberKind, Numeric, Pattern, Res, ScalePaths, SchemaErrors};
 pub use crate::value_validation::checks::{
     check_type, enum_, forbidden_property, format, item_counts, null_type, number, property_counts, required,
     string_lengths, unique_items,
@@ -158,10 +158,11 @@ pub fn count(r: &mut Res, x: &Value, fixed: usize, string: usize, number: usize)
     r.matched(fixed + kind);
 }
 
-/// Whether a custom resource's values are checked against the string format `name` (the
-/// compiler asks, and emits the check only then: the API server ignores other formats).
-pub fn resource_format(name: &str) -> bool {
-    crate::value_validation::formats::supported_for_resources(name)
+/// The format the API server keeps on a custom resource's schema node whose only type is
+/// `type_` (empty when it has none or several): the compiler asks, and emits checks of that
+/// format only (the API server drops the others).
+pub fn resource_format<'a>(type_: &str, format: &'a str) -> &'a str {
+    crate::value_validation::formats::for_resources(type_, format)
 }
 
 fn branch(at: &At<'_>, x: &Value, check: Check) -> Res {

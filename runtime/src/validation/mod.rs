@@ -7,7 +7,7 @@ mod create;
 mod update;
 
 pub use crate::value_validation::{
-    Numeric, Pattern, Res, SchemaErrors, validate_list_types, validate_schema, validate_value,
+    NumberKind, Numeric, Pattern, Res, SchemaErrors, validate_list_types, validate_schema, validate_value,
 };
 pub use create::{
     CreateContext, ScalePaths, apply_request_namespace, create_warnings, invalid_message, prepare_for_create,

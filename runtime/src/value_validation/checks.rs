@@ -311,61 +311,194 @@ pub struct Numeric {
     pub maximum: Option<f64>,
     /// `exclusiveMaximum`.
     pub exclusive_maximum: bool,
+    /// The type and format values and bounds must fit.
+    pub kind: NumberKind,
 }
 
-/// `multipleOf`, `minimum` and `maximum` on a number (counts a match).
+/// The type and format kube-openapi's number validator holds a node's values and bounds to
+/// (`IsValueValidAgainstRange`): taken from the node's type when it has exactly one, with
+/// the format only when it belongs to that type.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum NumberKind {
+    /// No single numeric type: nothing to fit.
+    #[default]
+    Any,
+    /// `type: integer` without a format: the value must be an int64.
+    Integer,
+    /// `type: integer, format: int32`.
+    Int32,
+    /// `type: integer, format: int64`.
+    Int64,
+    /// `type: number`, with no format or `double`: any float64 fits.
+    Number,
+    /// `type: number, format: float`: the value must fit a float32.
+    Float,
+}
+
+impl NumberKind {
+    /// The kind of a node whose only type is `type_` (empty when it has none or several),
+    /// with the format the validator kept.
+    pub fn of(type_: &str, format: &str) -> NumberKind {
+        match (type_, format) {
+            ("integer", "int32") => NumberKind::Int32,
+            ("integer", "int64") => NumberKind::Int64,
+            ("integer", _) => NumberKind::Integer,
+            ("number", "float") => NumberKind::Float,
+            ("number", _) => NumberKind::Number,
+            _ => NumberKind::Any,
+        }
+    }
+
+    /// Whether values of this kind are checked for their range.
+    pub fn checks_range(self) -> bool {
+        matches!(
+            self,
+            NumberKind::Integer | NumberKind::Int32 | NumberKind::Int64 | NumberKind::Float
+        )
+    }
+
+    /// `IsValueValidAgainstRange` on a number's Go text: the error, naming `what`, when it
+    /// does not fit.
+    fn range_error(self, text: &str, what: &str, path: &str) -> Option<String> {
+        let fits = match self {
+            NumberKind::Integer | NumberKind::Int64 => text.parse::<i64>().is_ok(),
+            NumberKind::Int32 => text.parse::<i32>().is_ok(),
+            // Go's ParseFloat(s, 32) fails only beyond float32's range; Rust's parse rounds
+            // the decimal text to f32 directly as Go does.
+            NumberKind::Float => text.parse::<f32>().is_ok_and(f32::is_finite),
+            NumberKind::Any | NumberKind::Number => true,
+        };
+        let type_ = match self {
+            NumberKind::Integer => "integer (default format)",
+            NumberKind::Int32 => "integer with format int32",
+            NumberKind::Int64 => "integer with format int64",
+            NumberKind::Float => "number with format float",
+            NumberKind::Any | NumberKind::Number => return None,
+        };
+        (!fits).then(|| format!("{what} value must be of type {type_} in {path}"))
+    }
+}
+
+/// A JSON number as the API server's decoder gives it to kube-openapi: an int64 when it is
+/// an integer in int64's range, a float64 otherwise.
+#[derive(Debug, Clone, Copy)]
+enum GoNumber {
+    Int(i64),
+    Float(f64),
+}
+
+impl GoNumber {
+    fn of(data: &Value) -> GoNumber {
+        match data.as_i64() {
+            Some(i) => GoNumber::Int(i),
+            None => GoNumber::Float(data.as_f64().unwrap_or(f64::NAN)),
+        }
+    }
+
+    /// swag's `FormatInt64` / `FormatFloat64` (`'f'`, shortest).
+    fn text(self) -> String {
+        match self {
+            GoNumber::Int(i) => i.to_string(),
+            GoNumber::Float(f) => format!("{f}"),
+        }
+    }
+
+    fn as_f64(self) -> f64 {
+        match self {
+            GoNumber::Int(i) => i as f64,
+            GoNumber::Float(f) => f,
+        }
+    }
+
+    /// `%v`.
+    fn go_text(self) -> String {
+        match self {
+            GoNumber::Int(i) => i.to_string(),
+            GoNumber::Float(f) => format_float_g(f),
+        }
+    }
+
+    fn json(self) -> Value {
+        match self {
+            GoNumber::Int(i) => Value::from(i),
+            GoNumber::Float(f) => Value::from(f),
+        }
+    }
+}
+
+/// Go's `int64(f)` on amd64: truncation, and the minimum for NaN and out-of-range values.
+fn go_int64(f: f64) -> i64 {
+    if !(-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f) {
+        i64::MIN
+    } else {
+        f as i64
+    }
+}
+
+/// The number validator (`numberValidator.Validate`): the value's range for the node's type
+/// and format, then `multipleOf`, `minimum` and `maximum`, each compared in the value's Go
+/// type when the bound fits the node's type too, as float64s otherwise (counts a match).
 pub fn number(at: &At<'_>, data: &Value, v: &Numeric, r: &mut Res) {
-    let fail = |msg: String| Fail::Other {
-        name: name(at),
+    let path = name(at);
+    let value = GoNumber::of(data);
+    let fail = |msg: String, shown: Value| Fail::Other {
+        name: path.clone(),
         msg,
-        value: Some(data.clone()),
+        value: Some(shown),
     };
-    // kube-openapi compares in the value's own Go type: bounds are truncated for integers.
-    let int = data.as_i64().filter(|_| data.is_i64());
-    let float = data.as_f64().unwrap_or(f64::NAN);
-    let bound = |b: f64| match int {
-        Some(_) => (b as i64).to_string(),
-        None => format_float_g(b),
+    let composite = |msg: String| Fail::Composite { msg };
+    if let Some(e) = v.kind.range_error(&value.text(), "Checked", &path) {
+        r.add(composite(e));
+    }
+    // A bound compares natively when it fits the node's type; else both are float64s.
+    let native = |bound: f64, what: &str, r: &mut Res| -> GoNumber {
+        match v.kind.range_error(&GoNumber::Float(bound).text(), what, &path) {
+            None => value,
+            Some(e) => {
+                r.add(composite(e));
+                GoNumber::Float(value.as_f64())
+            }
+        }
     };
     if let Some(factor) = v.multiple_of {
-        match int {
-            Some(i) => {
-                let f = factor as i64;
-                if f != 0 && i % f != 0 {
-                    r.add(fail(format!("{} in body should be a multiple of {f}", name(at))));
-                }
+        let (positive, multiple, shown_factor) = match native(factor, "MultipleOf", r) {
+            GoNumber::Int(i) => {
+                let f = go_int64(factor);
+                (f > 0, f > 0 && i.wrapping_div(f).wrapping_mul(f) == i, GoNumber::Int(f))
             }
-            None => {
-                if factor < 0.0 {
-                    r.add(fail(format!(
-                        "factor MultipleOf declared for {} must be positive: {}",
-                        name(at),
-                        format_float_g(factor)
-                    )));
-                } else {
-                    let mult = if factor < 1.0 {
-                        1.0 / factor * float
-                    } else {
-                        float / factor
-                    };
-                    if !is_float_a_json_integer(mult) {
-                        r.add(fail(format!(
-                            "{} in body should be a multiple of {}",
-                            name(at),
-                            format_float_g(factor)
-                        )));
-                    }
-                }
+            GoNumber::Float(x) => {
+                let mult = if factor < 1.0 { 1.0 / factor * x } else { x / factor };
+                (factor > 0.0, is_float_a_json_integer(mult), GoNumber::Float(factor))
             }
+        };
+        if !positive {
+            r.add(fail(
+                format!(
+                    "factor MultipleOf declared for {path} must be positive: {}",
+                    shown_factor.go_text()
+                ),
+                shown_factor.json(),
+            ));
+        } else if !multiple {
+            r.add(fail(
+                format!("{path} in body should be a multiple of {}", shown_factor.go_text()),
+                data.clone(),
+            ));
         }
     }
     if let Some(min) = v.minimum {
-        let below = match int {
-            Some(i) => {
-                let m = min as i64;
-                (!v.exclusive_minimum && i < m) || (v.exclusive_minimum && i <= m)
+        let (below, shown) = match native(min, "Minimum boundary", r) {
+            GoNumber::Int(i) => {
+                let m = go_int64(min);
+                (
+                    (!v.exclusive_minimum && i < m) || (v.exclusive_minimum && i <= m),
+                    GoNumber::Int(m),
+                )
             }
-            None => (!v.exclusive_minimum && float < min) || (v.exclusive_minimum && float <= min),
+            GoNumber::Float(x) => (
+                (!v.exclusive_minimum && x < min) || (v.exclusive_minimum && x <= min),
+                GoNumber::Float(min),
+            ),
         };
         if below {
             let rel = if v.exclusive_minimum {
@@ -373,16 +506,25 @@ pub fn number(at: &At<'_>, data: &Value, v: &Numeric, r: &mut Res) {
             } else {
                 "greater than or equal to"
             };
-            r.add(fail(format!("{} in body should be {rel} {}", name(at), bound(min))));
+            r.add(fail(
+                format!("{path} in body should be {rel} {}", shown.go_text()),
+                data.clone(),
+            ));
         }
     }
     if let Some(max) = v.maximum {
-        let above = match int {
-            Some(i) => {
-                let m = max as i64;
-                (!v.exclusive_maximum && i > m) || (v.exclusive_maximum && i >= m)
+        let (above, shown) = match native(max, "Maximum boundary", r) {
+            GoNumber::Int(i) => {
+                let m = go_int64(max);
+                (
+                    (!v.exclusive_maximum && i > m) || (v.exclusive_maximum && i >= m),
+                    GoNumber::Int(m),
+                )
             }
-            None => (!v.exclusive_maximum && float > max) || (v.exclusive_maximum && float >= max),
+            GoNumber::Float(x) => (
+                (!v.exclusive_maximum && x > max) || (v.exclusive_maximum && x >= max),
+                GoNumber::Float(max),
+            ),
         };
         if above {
             let rel = if v.exclusive_maximum {
@@ -390,7 +532,10 @@ pub fn number(at: &At<'_>, data: &Value, v: &Numeric, r: &mut Res) {
             } else {
                 "less than or equal to"
             };
-            r.add(fail(format!("{} in body should be {rel} {}", name(at), bound(max))));
+            r.add(fail(
+                format!("{path} in body should be {rel} {}", shown.go_text()),
+                data.clone(),
+            ));
         }
     }
     r.matches += 1;
@@ -731,5 +876,52 @@ mod tests {
             required(&at, "a", &mut r);
         }
         assert_eq!(r.into_field_errors(None).len(), 1);
+    }
+
+    fn validate(schema: &str, value: Value) -> Vec<String> {
+        let s = kstruct_schema::convert::from_text(schema).unwrap().unwrap();
+        super::super::validate_value(None, &s, &value)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn numbers_must_fit_their_type_and_format() {
+        let schema = "type: object
+properties:
+  tags: {type: array, items: {type: integer, format: int32}}
+  size: {type: integer}
+  ratio: {type: number, format: float}
+  known: {type: integer, format: int64}
+  port: {x-kubernetes-int-or-string: true}
+  odd: {type: integer, format: uint32, maximum: 1.5}
+  enabled: {type: number, multipleOf: 0}
+";
+        assert_eq!(
+            validate(
+                schema,
+                json!({"tags": [1, 3000000000u64], "size": 1.5, "ratio": 1e39, "known": true, "odd": 2, "enabled": 1})
+            ),
+            [
+                // The factor is the error's value.
+                "enabled: Invalid value: 0: factor MultipleOf declared for enabled must be positive: 0",
+                "known: Invalid value: \"\": known in body must be of type int64: \"\"",
+                "<nil>: Invalid value: \"\": Maximum boundary value must be of type integer (default format) in odd",
+                "odd: Invalid value: 2: odd in body should be less than or equal to 1.5",
+                "<nil>: Invalid value: \"\": Checked value must be of type number with format float in ratio",
+                "size: Invalid value: \"number\": size in body must be of type integer: \"number\"",
+                "<nil>: Invalid value: \"\": Checked value must be of type integer (default format) in size",
+                "<nil>: Invalid value: \"\": Checked value must be of type integer with format int32 in tags[1]",
+            ]
+        );
+        // Fitting values, and integers written as floats, pass.
+        assert!(
+            validate(
+                schema,
+                json!({"tags": [2147483647], "size": 2.0, "ratio": 1.5, "port": 1})
+            )
+            .is_empty()
+        );
     }
 }

@@ -1,10 +1,11 @@
 //! kube-openapi's string formats (`strfmt.Default`): which names it knows and what each accepts.
 //! Names compare with dashes removed (`date-time` is `datetime`).
 //!
-//! Checked exactly: `date`, `date-time`, `byte`, `uuid` (3/4/5), `ipv4`, `ipv6`, `cidr`,
-//! `mac`, `hostname`, `password`, `bsonobjectid`, `hexcolor`, `ssn`, `duration`. Known but
-//! accepted without a check (a divergence listed in `docs/divergences.md`): `uri`, `email`, `isbn`,
-//! `isbn10`, `isbn13`, `creditcard`, `rgbcolor`.
+//! Every format of the registry is checked as kube-openapi checks it: `date`, `date-time`,
+//! `byte`, `uuid` (3/4/5), `ipv4`, `ipv6`, `cidr`, `mac`, `hostname`, `password`,
+//! `bsonobjectid`, `hexcolor`, `ssn`, `duration`, `k8s-short-name`, `k8s-long-name`, `uri`
+//! (Go's `url.ParseRequestURI`), `email` (Go's `mail.ParseAddress`), `isbn`, `isbn10`,
+//! `isbn13`, `creditcard` and `rgbcolor` (govalidator's checks).
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::sync::LazyLock;
@@ -25,8 +26,23 @@ fn normalize(name: &str) -> String {
     name.replace('-', "")
 }
 
-/// The formats the API server keeps when it validates custom resources
-/// (`StripUnsupportedFormatsPostProcess`); every other format is ignored there.
+/// The format the API server keeps on a custom resource's schema node
+/// (`StripUnsupportedFormatsPostProcessorForVersion` at the server's compatibility version):
+/// by the node's type (`type_`: its only type, empty when it has none or several), a string
+/// format the server supports, `int32`/`int64` for integers, `float`/`double` for numbers;
+/// every other format is dropped (empty).
+pub(crate) fn for_resources<'a>(type_: &str, format: &'a str) -> &'a str {
+    let kept = match type_ {
+        "" | "string" => supported_for_resources(format),
+        "integer" => matches!(format, "int32" | "int64"),
+        "number" => matches!(format, "float" | "double"),
+        _ => false,
+    };
+    if kept { format } else { "" }
+}
+
+/// The string formats the API server keeps when it validates custom resources (at
+/// compatibility version 1.34 and later, the Kubernetes name formats too).
 pub(crate) fn supported_for_resources(name: &str) -> bool {
     matches!(
         normalize(name).as_str(),
@@ -54,13 +70,14 @@ pub(crate) fn supported_for_resources(name: &str) -> bool {
             | "date"
             | "duration"
             | "datetime"
+            | "k8sshortname"
+            | "k8slongname"
     )
 }
 
 /// Whether kube-openapi's registry knows `name` (then string values are checked against it).
 pub(super) fn known(name: &str, mode: Mode) -> bool {
-    supported_for_resources(name)
-        || (mode == Mode::Defaults && matches!(name, "k8s-short-name" | "k8s-long-name" | "k8s-ip-sloppy"))
+    supported_for_resources(name) || (mode == Mode::Defaults && name == "k8s-ip-sloppy")
 }
 
 /// Whether `s` is valid for the known format `name`.
@@ -87,8 +104,75 @@ pub(super) fn valid(name: &str, s: &str) -> bool {
         "duration" => is_duration(s),
         "k8sshortname" => is_dns1123_label(s),
         "k8slongname" => kstruct_schema::names::is_dns1123_subdomain(s).is_empty(),
+        "uri" => kstruct_cel::go_url::parse_request_uri(s).is_ok(),
+        "email" => kstruct_schema::go::mail::is_email(s),
+        "isbn" => is_isbn10(s) || is_isbn13(s),
+        "isbn10" => is_isbn10(s),
+        "isbn13" => is_isbn13(s),
+        "creditcard" => is_credit_card(s),
+        "rgbcolor" => is_rgb_color(s),
         _ => true,
     }
+}
+
+/// govalidator's sanitizing for ISBNs: runs of Go's `\s` (ASCII white space) and `-` removed.
+fn without_spaces_and_dashes(s: &str) -> Vec<u8> {
+    s.bytes()
+        .filter(|b| !matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' | b'-'))
+        .collect()
+}
+
+/// govalidator's `IsISBN10`: nine digits and a digit or `X`, with the mod-11 checksum.
+fn is_isbn10(s: &str) -> bool {
+    let d = without_spaces_and_dashes(s);
+    let shape = d.len() == 10 && d[..9].iter().all(u8::is_ascii_digit) && (d[9].is_ascii_digit() || d[9] == b'X');
+    if !shape {
+        return false;
+    }
+    let mut sum: u32 = (0..9).map(|i| (i as u32 + 1) * u32::from(d[i] - b'0')).sum();
+    sum += 10 * if d[9] == b'X' { 10 } else { u32::from(d[9] - b'0') };
+    sum.is_multiple_of(11)
+}
+
+/// govalidator's `IsISBN13`: thirteen digits, weights 1 and 3, the check digit last.
+fn is_isbn13(s: &str) -> bool {
+    let d = without_spaces_and_dashes(s);
+    if d.len() != 13 || !d.iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    let sum: u32 = (0..12).map(|i| [1, 3][i % 2] * u32::from(d[i] - b'0')).sum();
+    u32::from(d[12] - b'0') == (10 - sum % 10) % 10
+}
+
+/// govalidator's `IsCreditCard`: every non-digit removed, one of the issuers' number shapes,
+/// then the Luhn checksum.
+fn is_credit_card(s: &str) -> bool {
+    let digits: String = s.chars().filter(char::is_ascii_digit).collect();
+    let shape = cached!(
+        r"^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35[0-9]{3})[0-9]{11})$"
+    );
+    if !shape.is_match(&digits) {
+        return false;
+    }
+    let mut sum = 0;
+    for (i, b) in digits.bytes().rev().enumerate() {
+        let n = u32::from(b - b'0');
+        sum += match (i % 2 == 1, n * 2) {
+            (true, doubled) if doubled >= 10 => doubled % 10 + 1,
+            (true, doubled) => doubled,
+            (false, _) => n,
+        };
+    }
+    sum.is_multiple_of(10)
+}
+
+/// govalidator's `IsRGBcolor`: `rgb(R, G, B)` with components 0 to 255 written without
+/// leading zeros, ASCII white space allowed around them.
+fn is_rgb_color(s: &str) -> bool {
+    let re = cached!(
+        r"^rgb\([\t\n\x0c\r ]*(0|[1-9][0-9]?|1[0-9][0-9]?|2[0-4][0-9]|25[0-5])[\t\n\x0c\r ]*,[\t\n\x0c\r ]*(0|[1-9][0-9]?|1[0-9][0-9]?|2[0-4][0-9]|25[0-5])[\t\n\x0c\r ]*,[\t\n\x0c\r ]*(0|[1-9][0-9]?|1[0-9][0-9]?|2[0-4][0-9]|25[0-5])[\t\n\x0c\r ]*\)$"
+    );
+    re.is_match(s)
 }
 
 fn is_dns1123_label(s: &str) -> bool {
@@ -301,6 +385,67 @@ fn go_parse_duration(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn govalidator_and_go_library_formats() {
+        // Cases of govalidator's own tests.
+        for ok in ["3836221195", "1-61729-085-8", "3 423 21412 0", "3 401 01319 X"] {
+            assert!(valid("isbn10", ok) && valid("isbn", ok), "{ok}");
+        }
+        for bad in ["3423214121", "3-423-21412-1", "978-3836221191"] {
+            assert!(!valid("isbn10", bad), "{bad}");
+        }
+        for ok in ["9783836221191", "978-3-8362-2119-1", "978 3 8362 2119 1"] {
+            assert!(valid("isbn13", ok) && valid("isbn", ok), "{ok}");
+        }
+        assert!(!valid("isbn13", "9783836221190"));
+        for ok in [
+            "375556917985515",
+            "36050234196908",
+            "4716461583322103",
+            "4716-2210-5188-5662",
+            "4929 7226 5379 7141",
+            "5398228707871527",
+        ] {
+            assert!(valid("creditcard", ok), "{ok}");
+        }
+        for bad in ["foo", "5398228707871528", "4111-1111-1111-1112"] {
+            assert!(!valid("creditcard", bad), "{bad}");
+        }
+        for ok in ["rgb(0,31,255)", "rgb(1,249,255)", "rgb( 0 , 0 , 0 )"] {
+            assert!(valid("rgbcolor", ok), "{ok}");
+        }
+        for bad in [
+            "rgb(0,32,256)",
+            "rgb(0,0,0",
+            "rgb(01,0,0)",
+            "rgba(0,0,0)",
+            "rgb(0,0,0)\n",
+        ] {
+            assert!(!valid("rgbcolor", bad), "{bad}");
+        }
+        // Go's url.ParseRequestURI and mail.ParseAddress.
+        assert!(valid("uri", "https://example.com/a?b=c"));
+        assert!(valid("uri", "/just/a/path"));
+        assert!(!valid("uri", "example.com"));
+        assert!(!valid("uri", "http://a b.com/"));
+        assert!(valid("email", "joe@example.com"));
+        assert!(valid("email", "\"Joe\" <joe@example.com>"));
+        assert!(!valid("email", "joe"));
+        assert!(!valid("email", "a@b,c@d"));
+    }
+
+    #[test]
+    fn formats_kept_for_resources_follow_the_type() {
+        assert_eq!(for_resources("integer", "int32"), "int32");
+        assert_eq!(for_resources("integer", "uint32"), "");
+        assert_eq!(for_resources("number", "float"), "float");
+        assert_eq!(for_resources("number", "int32"), "");
+        assert_eq!(for_resources("string", "int32"), "");
+        assert_eq!(for_resources("string", "k8s-short-name"), "k8s-short-name");
+        assert_eq!(for_resources("", "email"), "email");
+        assert_eq!(for_resources("boolean", "email"), "");
+    }
 
     #[test]
     fn formats_accept_and_refuse_as_strfmt_does() {

@@ -35,7 +35,7 @@ use serde_json::Value;
 use kstruct_schema::Structural;
 use kstruct_schema::field::{FieldError, Path};
 
-pub use checks::{Numeric, Pattern, Res};
+pub use checks::{NumberKind, Numeric, Pattern, Res};
 pub(crate) use node::Node;
 pub(crate) use openapi::Mode;
 

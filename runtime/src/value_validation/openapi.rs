@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use kstruct_schema::field::{FieldError, Path};
 
-use super::checks::{self, Numeric, Res};
+use super::checks::{self, NumberKind, Numeric, Res};
 use super::formats;
 use super::node::{Additional, Node};
 use crate::objectmeta::coerce::At;
@@ -89,7 +89,7 @@ fn value_inner(s: Node<'_>, at: &At<'_>, data: &Value, mode: Mode, r: &mut Res) 
             }
         }
         Value::Number(_) => {
-            checks::number(at, data, &numeric(s), r);
+            checks::number(at, data, &numeric(s, format), r);
             r.matched(1);
         }
         Value::Array(items) => {
@@ -117,15 +117,16 @@ fn value_inner(s: Node<'_>, at: &At<'_>, data: &Value, mode: Mode, r: &mut Res) 
 
 fn format_of(s: Node<'_>, mode: Mode) -> &str {
     let f = s.values().format.as_str();
-    if mode == Mode::Resource && !formats::supported_for_resources(f) {
-        return "";
+    if mode == Mode::Resource {
+        return formats::for_resources(s.type_(), f);
     }
     f
 }
 
-fn numeric(s: Node<'_>) -> Numeric {
+fn numeric(s: Node<'_>, format: &str) -> Numeric {
     let v = s.values();
     Numeric {
+        kind: NumberKind::of(s.type_(), format),
         multiple_of: v.multiple_of,
         minimum: v.minimum,
         exclusive_minimum: v.exclusive_minimum,
@@ -341,9 +342,21 @@ mod tests {
             check(json!({"n": {"type": "number"}}), json!({"n": 1})),
             Vec::<String>::new()
         );
-        // Bounds are truncated for integer values, as kube-openapi compares int64s.
+        // A bound that is no integer on an integer node is an error of its own, and the value
+        // is then compared as a float64.
         assert_eq!(
             check(json!({"n": {"type": "integer", "minimum": 1.5}}), json!({"n": 1})),
+            [
+                "<nil>: Invalid value: \"\": Minimum boundary value must be of type integer (default format) in spec.n",
+                "spec.n: Invalid value: 1: spec.n in body should be greater than or equal to 1.5",
+            ]
+        );
+        // Without a single type, integer values compare with the bound truncated to an int64.
+        assert_eq!(
+            check(
+                json!({"n": {"x-kubernetes-int-or-string": true, "minimum": 1.5}}),
+                json!({"n": 1})
+            ),
             Vec::<String>::new()
         );
     }

@@ -9,6 +9,8 @@ mod decoder;
 mod float;
 mod isprint_table;
 mod json;
+/// Go's `mail.ParseAddress`, and kube-openapi's `email` format on it.
+pub mod mail;
 mod quote;
 mod unmarshal;
 
