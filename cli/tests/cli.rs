@@ -955,7 +955,7 @@ fn decode_update_puts_each_document_on_the_stored_object() {
     );
     assert_eq!(
         lines[2]["error"],
-        r#"widgets.example.com "w" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update"#
+        r#"widgets.example.com "w" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update"#
     );
     assert_eq!(lines[2]["line"], 3);
 }

@@ -25,7 +25,7 @@ pub const OPTIMISTIC_LOCK: &str =
 ///   one's, a cluster-scoped one loses its own;
 /// - a `uid` other than the stored one's, or a `resourceVersion` other than the stored one's,
 ///   is a 409 [`Error::Conflict`]; custom resources allow no unconditional update, so an
-///   empty `resourceVersion` is a 422 (`metadata.resourceVersion: Invalid value: 0x0: must be
+///   empty `resourceVersion` is a 422 (`metadata.resourceVersion: Invalid value: 0: must be
 ///   specified for an update`);
 /// - `BeforeUpdate`: `generation`, `uid`, `creationTimestamp` and deletion fields come from
 ///   the stored object, `status` too under the status subresource, and `generation` goes up
@@ -191,7 +191,7 @@ fn update_object<R: Resolve + ?Sized>(
     if rv.is_empty() || number(rv) == Some(0) {
         let errors = vec![FieldError::invalid(
             &Path::new("metadata").child("resourceVersion"),
-            BadValue::Raw("0x0".into()),
+            BadValue::Int(0),
             "must be specified for an update",
         )];
         return Err(invalid(&group, &plural, &name, errors));
@@ -343,7 +343,7 @@ mod tests {
         let err = update(&c, &stored(), unconditional, &validating()).unwrap_err();
         assert_eq!(
             err.to_string(),
-            r#"widgets.example.com "w" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update"#
+            r#"widgets.example.com "w" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update"#
         );
         assert_eq!(err.status().code, 422);
     }

@@ -402,6 +402,27 @@ fn time_value(t: &Time) -> Value {
 }
 
 impl OwnerReference {
+    /// The reference as Go's `encoding/json` writes the struct: its fields in declaration
+    /// order, the pointers only when set.
+    pub(crate) fn go_json(&self) -> String {
+        let text = |s: &str| kstruct_schema::go::marshal_json(&Value::String(s.to_owned()));
+        let mut out = format!(
+            "{{\"apiVersion\":{},\"kind\":{},\"name\":{},\"uid\":{}",
+            text(&self.api_version),
+            text(&self.kind),
+            text(&self.name),
+            text(&self.uid)
+        );
+        if let Some(b) = self.controller {
+            out.push_str(&format!(",\"controller\":{b}"));
+        }
+        if let Some(b) = self.block_owner_deletion {
+            out.push_str(&format!(",\"blockOwnerDeletion\":{b}"));
+        }
+        out.push('}');
+        out
+    }
+
     fn to_value(&self) -> Value {
         let mut m = Map::new();
         m.insert("apiVersion".into(), self.api_version.clone().into());

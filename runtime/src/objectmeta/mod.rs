@@ -162,6 +162,32 @@ mod tests {
     }
 
     #[test]
+    fn owner_references_are_checked_field_by_field() {
+        let o = obj(json!({"metadata": {"name": "n", "ownerReferences": [
+            {"apiVersion": "", "kind": "", "name": "", "uid": ""},
+            {"apiVersion": "a/b/c", "kind": "K", "name": "o", "uid": "u"},
+            {"apiVersion": "/v1", "kind": "Event", "name": "e", "uid": "u", "controller": true},
+        ]}}));
+        let meta = get_object_meta(&o, &GetOptions::default()).unwrap().meta.unwrap();
+        let names = |_: &str, _: bool| Vec::new();
+        let errs: Vec<String> = validate_object_meta(&meta, false, &names, &Path::new("metadata"))
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            errs,
+            [
+                "metadata.ownerReferences[0].apiVersion: Required value: must not be empty",
+                "metadata.ownerReferences[0].kind: Required value: must not be empty",
+                "metadata.ownerReferences[0].name: Required value: must not be empty",
+                "metadata.ownerReferences[0].uid: Required value: must not be empty",
+                "metadata.ownerReferences[1].apiVersion: Invalid value: \"a/b/c\": must be <group>/<version> or <version>",
+                "metadata.ownerReferences[2]: Invalid value: {\"apiVersion\":\"/v1\",\"kind\":\"Event\",\"name\":\"e\",\"uid\":\"u\",\"controller\":true}: /v1, Kind=Event is disallowed from being an owner",
+            ]
+        );
+    }
+
+    #[test]
     fn non_object_metadata() {
         let o = obj(json!({"metadata": [42]}));
         let opts = GetOptions {

@@ -88,29 +88,33 @@ pub fn validate_object_meta(
     }
     for (i, r) in meta.owner_references.iter().enumerate() {
         let refs = path.child("ownerReferences").index(i);
-        let version = r
-            .api_version
-            .rsplit_once('/')
-            .map_or(r.api_version.as_str(), |(_, v)| v);
-        if version.is_empty() {
+        // `schema.ParseGroupVersion`: `None` for text with more than one `/`.
+        let group_version = match r.api_version.as_str() {
+            "" | "/" => Some(("", "")),
+            v => match v.matches('/').count() {
+                0 => Some(("", v)),
+                1 => v.split_once('/'),
+                _ => None,
+            },
+        };
+        if r.api_version.is_empty() {
+            errs.push(FieldError::required(&refs.child("apiVersion"), "must not be empty"));
+        } else if group_version.is_none_or(|(_, v)| v.is_empty()) {
             errs.push(invalid(
                 refs.child("apiVersion"),
                 &r.api_version,
-                "version must not be empty".into(),
+                "must be <group>/<version> or <version>".into(),
             ));
         }
-        for (field, value) in [("kind", &r.kind), ("name", &r.name)] {
+        for (field, value) in [("kind", &r.kind), ("name", &r.name), ("uid", &r.uid)] {
             if value.is_empty() {
-                errs.push(invalid(refs.child(field), value, "must not be empty".into()));
+                errs.push(FieldError::required(&refs.child(field), "must not be empty"));
             }
         }
-        if r.uid.is_empty() {
-            errs.push(FieldError::required(&refs.child("uid"), "must not be empty"));
-        }
-        if r.api_version == "v1" && r.kind == "Event" {
+        if group_version == Some(("", "v1")) && r.kind == "Event" {
             errs.push(FieldError::invalid(
                 &refs,
-                BadValue::Json(json!({"apiVersion": r.api_version, "kind": r.kind, "name": r.name, "uid": r.uid})),
+                BadValue::Raw(r.go_json()),
                 "/v1, Kind=Event is disallowed from being an owner",
             ));
         }

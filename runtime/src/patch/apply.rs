@@ -16,6 +16,11 @@ use crate::Error;
 use crate::decode::{self, DecodeOptions, Decoded, FieldValidation, Resolve, Selected};
 use crate::pipeline::Pipeline;
 
+/// apimachinery's `hasJSONPrefix`: the first byte after Unicode white space is `{`.
+fn has_json_prefix(body: &[u8]) -> bool {
+    String::from_utf8_lossy(body).trim_start().starts_with('{')
+}
+
 /// Applies a server-side apply body to the stored object `existing` (`None`: the apply
 /// creates the object), as the API server does for a custom resource:
 /// 1. the body (YAML or JSON) is read leniently (repeated keys: the last wins);
@@ -44,9 +49,26 @@ pub fn apply<R: Resolve + ?Sized>(
     options: &DecodeOptions,
 ) -> Result<Decoded, Error> {
     check_size(body, options)?;
+    // The handler converts a YAML body to JSON before anything else (a JSON one, starting
+    // with `{`, is passed on unread): YAML that does not parse fails here, before the
+    // stored object is even looked up.
+    let early = if has_json_prefix(body) {
+        None
+    } else {
+        let converted = kstruct_schema::yaml::to_json_bytes(body)
+            .map_err(|e| bad_request(format!("error encoding patch: {}", e.message())))?;
+        Some(converted)
+    };
     let old = existing.map(|e| decode::update_stored(target, e)).transpose()?;
-    let converted = kstruct_schema::yaml::to_json_bytes(body)
-        .map_err(|e| bad_request(format!("error decoding YAML: {}", e.message())))?;
+    let converted = match early {
+        Some(converted) => converted,
+        None => kstruct_schema::yaml::to_json_bytes(body).map_err(|e| {
+            bad_request(format!(
+                "error decoding YAML: error converting YAML to JSON: {}",
+                e.message()
+            ))
+        })?,
+    };
     let duplicates = converted.strict_error();
     let applied = match converted.value {
         Value::Object(map) => map,

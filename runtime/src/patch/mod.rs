@@ -134,7 +134,8 @@ fn check_size(body: &[u8], options: &DecodeOptions) -> Result<(), Error> {
 ///   generation, status, and with [`DecodeOptions::validate`] the update's validation.
 ///
 /// # Errors
-/// As above; [`Error::Rejected`] (400) for a body that is not a JSON array of operations.
+/// As above; [`Error::Rejected`] (400) for a body that is not JSON (`invalid JSON patch`) or
+/// not an array of operations (`error decoding patch: json: cannot unmarshal ...`).
 pub fn json<R: Resolve + ?Sized>(
     target: &R,
     existing: &Value,
@@ -142,6 +143,7 @@ pub fn json<R: Resolve + ?Sized>(
     options: &DecodeOptions,
 ) -> Result<Decoded, Error> {
     check_size(body, options)?;
+    check_json(body)?;
     let old = decode::update_stored(target, existing)?;
     let strict = options.field_validation != FieldValidation::Ignore;
     let body_report = if strict {
@@ -173,8 +175,9 @@ pub fn json<R: Resolve + ?Sized>(
 /// ([`merge_patch`]); then as [`json`] from the decoding of the result on.
 ///
 /// # Errors
-/// [`Error::Rejected`] (400) for a body that is not JSON (`error decoding patch: ...`) or is
-/// `null` or a scalar (`Invalid JSON Patch`); otherwise as [`json`].
+/// [`Error::Rejected`] (400) for a body that is not JSON (`invalid JSON patch`), not an
+/// object under strict decoding (`error decoding patch: ...`), or `null` or a scalar
+/// (`Invalid JSON Patch`); otherwise as [`json`].
 pub fn merge<R: Resolve + ?Sized>(
     target: &R,
     existing: &Value,
@@ -182,6 +185,7 @@ pub fn merge<R: Resolve + ?Sized>(
     options: &DecodeOptions,
 ) -> Result<Decoded, Error> {
     check_size(body, options)?;
+    check_json(body)?;
     let old = decode::update_stored(target, existing)?;
     let strict = options.field_validation != FieldValidation::Ignore;
     let (patch, body_report) = if strict {
@@ -198,6 +202,18 @@ pub fn merge<R: Resolve + ?Sized>(
     };
     crate::json::dispose(old);
     answer
+}
+
+/// The handler's first look at a JSON or merge patch (`validateAndTranscodePatch`): a body
+/// that is not JSON is a 400 `invalid JSON patch`, before the stored object is looked up.
+fn check_json(body: &[u8]) -> Result<(), Error> {
+    match crate::json::decode(body) {
+        Ok(decoded) => {
+            crate::json::dispose(decoded.value);
+            Ok(())
+        }
+        Err(_) => Err(bad_request("invalid JSON patch".into())),
+    }
 }
 
 /// The unknown-field paths of `obj`, as decoding reports them: root metadata, then what

@@ -75,7 +75,20 @@ fn bodies_the_handler_cannot_read() {
         "json: cannot unmarshal object into Go value of type jsonpatch.Patch"
     );
     assert_eq!(message(merge(&c, &stored(), b"null", &warn)), "Invalid JSON Patch");
-    assert_eq!(message(merge(&c, &stored(), b"{", &ignore)), "Invalid JSON Patch");
+    // A body that is not JSON is refused before anything else, for both patch types.
+    assert_eq!(message(merge(&c, &stored(), b"{", &ignore)), "invalid JSON patch");
+    assert_eq!(message(merge(&c, &stored(), b"nope", &warn)), "invalid JSON patch");
+    assert_eq!(message(json(&c, &stored(), b"[{\"op\": ", &warn)), "invalid JSON patch");
+    // A member of the wrong type in an operation, under strict decoding.
+    assert_eq!(
+        message(json(
+            &c,
+            &stored(),
+            br#"[{"op": "add", "path": ["spec"], "value": 1}]"#,
+            &warn
+        )),
+        "error decoding patch: json: cannot unmarshal array into Go struct field jsonPatchOp.path of type string"
+    );
     assert_eq!(
         message(merge(&c, &stored(), b"[1]", &warn)),
         "error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}"
@@ -285,4 +298,25 @@ fn webhook_changes_to_identity_are_immutable_not_conflicts() {
     )
     .unwrap();
     assert_eq!(out.object["metadata"]["resourceVersion"], "05");
+}
+
+#[test]
+fn apply_bodies_that_do_not_parse_are_refused_first() {
+    let c = crd();
+    // YAML is converted before the stored object is read: this 400 comes first.
+    let body = b"apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec\n  size: 2\n";
+    let err = apply(&c, Some(&stored()), body, &opts(FieldValidation::Strict)).unwrap_err();
+    assert_eq!(err.status().code, 400);
+    assert_eq!(
+        err.to_string(),
+        "error encoding patch: yaml: line 6: could not find expected ':'"
+    );
+    // A JSON body is passed on unread, and fails where the applier decodes it.
+    let err = apply(&c, Some(&stored()), b"{\"a\": ", &opts(FieldValidation::Strict)).unwrap_err();
+    assert_eq!(err.status().code, 400);
+    assert!(
+        err.to_string()
+            .starts_with("error decoding YAML: error converting YAML to JSON: yaml: "),
+        "{err}"
+    );
 }
