@@ -130,6 +130,11 @@ pub enum Error {
     /// declare): the API server's 500, with its text.
     #[error("{0}")]
     Apply(String),
+    /// An object a mutating webhook returned without an apiVersion, which the server cannot
+    /// convert back (`/, Kind=Widget is unstructured and is not suitable for converting to
+    /// "example.com/v1"`): its bare 500, with its text.
+    #[error("{0}")]
+    Unconvertible(String),
     /// The decoded object does not deserialize into the Rust type asked for (see
     /// [`Registry::decode_as`](crate::Registry::decode_as)).
     #[error("the decoded object is not a {type_name}: {source}")]
@@ -217,7 +222,7 @@ impl Error {
                 message: self.to_string(),
                 details: None,
             },
-            Error::Apply(message) => Status {
+            Error::Apply(message) | Error::Unconvertible(message) => Status {
                 code: 500,
                 reason: String::new(),
                 message: message.clone(),

@@ -82,9 +82,31 @@ pub fn update<R: Resolve + ?Sized>(
         ..*options
     };
     let decoded = request_in(target, body, &decode, None)?;
+    // The handler accepts only the URL's group and version, which are the stored object's
+    // as the client read it.
+    let (body_version, url_version) = (text(&decoded.object, "/apiVersion"), text(&old, "/apiVersion"));
+    if body_version != url_version {
+        let message = format!(
+            "the API version in the data ({}) does not match the expected API version ({})",
+            go_group_version(body_version),
+            go_group_version(url_version)
+        );
+        dispose(decoded.object);
+        crate::json::dispose(old);
+        return Err(bad_request(message));
+    }
     let answer = update_finish(target, decoded, &old, options.validate, true);
     crate::json::dispose(old);
     answer
+}
+
+/// `schema.GroupVersion.String()` of an apiVersion: the version alone for the core group.
+fn go_group_version(api_version: &str) -> String {
+    match crate::parse_group_version(api_version) {
+        Ok(("", version)) => version.to_string(),
+        Ok((group, version)) => format!("{group}/{version}"),
+        Err(_) => String::new(),
+    }
 }
 
 /// The stored object as the server reads it back.
@@ -135,9 +157,12 @@ fn update_object<R: Resolve + ?Sized>(
     validate: bool,
     handler_checks: bool,
 ) -> Result<Vec<String>, Error> {
+    // The endpoint is the stored object's resource, whatever the new object says it is: the
+    // strategy then refuses another kind or apiVersion (`kind: Invalid value: ...`).
     let kind = text(new, "/kind").to_string();
-    let ctx = match crate::parse_group_version(text(new, "/apiVersion")) {
-        Ok((group, version)) => match target.create_context(group, version, &kind) {
+    let url_kind = text(old, "/kind").to_string();
+    let ctx = match crate::parse_group_version(text(old, "/apiVersion")) {
+        Ok((group, version)) => match target.create_context(group, version, &url_kind) {
             Ok(ctx) => ctx,
             Err(Error::ValidationUnavailable) if !validate => None,
             Err(e) => return Err(e),
@@ -207,6 +232,18 @@ fn update_object<R: Resolve + ?Sized>(
             detail: OPTIMISTIC_LOCK.into(),
         });
     }
+    // `BeforeUpdate` asks the object's kind first: one without a kind or an apiVersion (a
+    // patch removed it) is the typer's error, a 500.
+    if kind.is_empty() {
+        return Err(Error::Internal(
+            "Object 'Kind' is missing in 'object has no kind field '".into(),
+        ));
+    }
+    if text(new, "/apiVersion").is_empty() {
+        return Err(Error::Internal(
+            "Object 'apiVersion' is missing in 'object has no apiVersion field'".into(),
+        ));
+    }
     validation::before_update(ctx.as_ref(), new, old);
     let Some(ctx) = ctx.filter(|_| validate) else {
         return Ok(Vec::new());
@@ -214,7 +251,9 @@ fn update_object<R: Resolve + ?Sized>(
     // Ratcheted rule errors are warnings, added during validation, before the strategy's.
     let (errors, mut warnings) = validation::validate_update_warned(&ctx, new, old);
     if !errors.is_empty() {
-        return Err(invalid(ctx.group, ctx.kind, &name, errors));
+        // `BeforeUpdate` names the object by its own kind and group.
+        let group = crate::parse_group_version(text(new, "/apiVersion")).map_or("", |(g, _)| g);
+        return Err(invalid(group, &kind, &name, errors));
     }
     warnings.extend(validation::update_warnings(new, old));
     Ok(warnings)

@@ -320,3 +320,54 @@ fn apply_bodies_that_do_not_parse_are_refused_first() {
         "{err}"
     );
 }
+
+#[test]
+fn type_meta_a_patch_changes_is_the_strategys_to_refuse() {
+    let c = crd();
+    let warn = opts(FieldValidation::Warn);
+    let message = |r: Result<Decoded, Error>| r.unwrap_err().to_string();
+    // The endpoint stays the stored object's; the strategy names the object by its own kind.
+    assert_eq!(
+        message(merge(&c, &stored(), br#"{"kind": "x1"}"#, &warn)),
+        r#"x1.example.com "w" is invalid: kind: Invalid value: "x1": must be Widget"#
+    );
+    assert_eq!(
+        message(merge(&c, &stored(), br#"{"apiVersion": "a"}"#, &warn)),
+        r#"Widget "w" is invalid: apiVersion: Invalid value: "a": must be example.com/v1"#
+    );
+    let err = json(&c, &stored(), br#"[{"op": "remove", "path": "/apiVersion"}]"#, &warn).unwrap_err();
+    assert_eq!(err.status().code, 500);
+    assert_eq!(
+        err.to_string(),
+        "Internal error occurred: Object 'apiVersion' is missing in 'object has no apiVersion field'"
+    );
+}
+
+#[test]
+fn a_put_of_another_api_version_is_the_handlers_400() {
+    let body = br#"{"apiVersion": "value", "kind": "Widget", "metadata": {"name": "w", "resourceVersion": "5"}}"#;
+    let err = crate::decode::update(&crd(), &stored(), body, &opts(FieldValidation::Warn)).unwrap_err();
+    assert_eq!(err.status().code, 400);
+    assert_eq!(
+        err.to_string(),
+        "the API version in the data (value) does not match the expected API version (example.com/v1)"
+    );
+}
+
+#[test]
+fn a_webhook_that_drops_the_api_version_leaves_an_unconvertible_object() {
+    let sent = stored();
+    let err = webhook(
+        &crd(),
+        &sent,
+        br#"[{"op": "remove", "path": "/apiVersion"}]"#,
+        Some(&stored()),
+        &opts(FieldValidation::Warn),
+    )
+    .unwrap_err();
+    assert_eq!(err.status().code, 500);
+    assert_eq!(
+        err.to_string(),
+        r#"/, Kind=Widget is unstructured and is not suitable for converting to "example.com/v1""#
+    );
+}

@@ -78,6 +78,14 @@ pub fn webhook<R: Resolve + ?Sized>(
         json::dispose(doc);
         return Err(Error::Internal(format!("Object 'Kind' is missing in '{data}'")));
     }
+    if api_version.is_empty() {
+        json::dispose(doc);
+        let to = object.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+        return Err(Error::Unconvertible(format!(
+            "/, Kind={kind} is unstructured and is not suitable for converting to {}",
+            kstruct_schema::go::quote(to)
+        )));
+    }
     let (group, version) = crate::parse_group_version(&api_version).unwrap_or(("", ""));
     let pipeline = match target.resolve(group, version, &kind)? {
         Selected::Crd { pipeline, .. } => pipeline,
@@ -86,8 +94,14 @@ pub fn webhook<R: Resolve + ?Sized>(
     if let Some(p) = pipeline {
         p.default(&mut doc);
     }
+    // The server decodes what the webhook returned itself: what a client's body would get
+    // as a 400 is its internal error here (a 422 stays one).
+    let internal = |e: Error| match e {
+        Error::Rejected(r) if r.invalid.is_none() => Error::Internal(r.message),
+        other => other,
+    };
     let (written, warnings) = match old {
-        None => decode::validated(target, doc, None, options.validate)?,
+        None => decode::validated(target, doc, None, options.validate).map_err(internal)?,
         Some(old) => {
             let old = decode::update_stored(target, old)?;
             let updated = decode::update_finish(
@@ -99,7 +113,8 @@ pub fn webhook<R: Resolve + ?Sized>(
                 &old,
                 options.validate,
                 false,
-            )?;
+            )
+            .map_err(internal)?;
             let warnings = updated.warnings.iter().map(str::to_string).collect();
             (updated.object, warnings)
         }
