@@ -5,6 +5,7 @@
 //! model with Go's JSON rules (`props`), then converted (`NewStructural`), which rejects the
 //! fields a structural schema cannot have.
 
+pub(crate) mod go_json;
 pub(crate) mod props;
 
 use std::collections::BTreeMap;

@@ -212,7 +212,7 @@ fn status_root(s: &Props, path: &Path, errs: &mut Vec<FieldError>) {
         if !ALLOWED_AT_STATUS_ROOT.contains(&field) {
             errs.push(FieldError::invalid(
                 &path.child("openAPIV3Schema"),
-                BadValue::Raw("apiextensions.JSONSchemaProps{...}".into()),
+                BadValue::Raw(crate::convert::go_json::schema(s)),
                 format!(
                     "only [{}] fields are allowed at the root of the schema if the status subresource is enabled",
                     ALLOWED_AT_STATUS_ROOT.join(" ")
@@ -738,9 +738,9 @@ fn list_map(s: &Props, items: Option<&Props>, keys: &[String], path: &Path, errs
             "must have a schema if x-kubernetes-list-type is map",
         )),
         Some(PropsOrArray::Schema(_)) => {}
-        Some(_) => errs.push(FieldError::invalid(
+        Some(other) => errs.push(FieldError::invalid(
             &path.child("items"),
-            BadValue::Raw("apiextensions.JSONSchemaPropsOrArray{...}".into()),
+            BadValue::Raw(crate::convert::go_json::items(other)),
             "must only have a single schema if x-kubernetes-list-type is map",
         )),
     }
