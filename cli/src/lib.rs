@@ -145,7 +145,7 @@ pub(crate) struct CheckArgs {
     #[arg(long)]
     pub(crate) ignore_missing_crds: bool,
     /// Decode only: report unknown and duplicate fields, but do not validate values (types,
-    /// enums, required fields, names...) as a create would. (CEL rules are never evaluated.)
+    /// enums, required fields, names, CEL rules...) as a create would.
     #[arg(long)]
     pub(crate) skip_validation: bool,
     /// The largest request body, in bytes, the API server accepts (its default, 3 MiB);
@@ -322,6 +322,10 @@ struct PatchArgs<D: Args> {
     /// The largest request body, in bytes, accepted as the API server accepts it.
     #[arg(long, value_name = "BYTES", default_value_t = kstruct::decode::API_SERVER_MAX_BODY_SIZE)]
     max_body_size: usize,
+    /// The metadata.resourceVersion the server assigns to what it stores (without it, the
+    /// stored object's is kept).
+    #[arg(long, value_name = "N")]
+    resource_version: Option<u64>,
     /// Print one report per request: {"error", "object", "unknownFields", "warnings"}.
     #[arg(long)]
     report: bool,
@@ -365,6 +369,7 @@ impl<D: Args> PatchArgs<D> {
             validate: !self.no_validate,
             namespace: None,
             max_body_size: self.max_body_size,
+            resource_version: self.resource_version,
             field_validation: self.field_validation.into(),
             storage: false,
             report: self.report,
@@ -427,6 +432,10 @@ struct DecodeArgs<D: Args> {
     /// 3 MiB); larger documents get its `Request entity too large` answer.
     #[arg(long, value_name = "BYTES", default_value_t = kstruct::decode::API_SERVER_MAX_BODY_SIZE, conflicts_with = "storage")]
     max_body_size: usize,
+    /// The metadata.resourceVersion the server assigns to what it stores, with `--validate`
+    /// or `--update` (without it, a create has none and an update keeps the stored one's).
+    #[arg(long, value_name = "N", conflicts_with = "storage")]
+    resource_version: Option<u64>,
     /// Print one report per document: {"error", "object", "unknownFields", "warnings"}.
     #[arg(long)]
     report: bool,
@@ -460,6 +469,7 @@ impl<D: Args> DecodeArgs<D> {
             update,
             namespace: self.namespace.clone(),
             max_body_size: self.max_body_size,
+            resource_version: self.resource_version,
             field_validation: self.field_validation.into(),
             storage: self.storage,
             report: self.report,

@@ -211,7 +211,7 @@ fn lint_checks_everything_the_api_server_checks_on_create() {
              spec.group: Invalid value: \"example\": should be a domain with at least one dot\n\
              spec.scope: Unsupported value: \"namespaced\": supported values: \"Cluster\", \"Namespaced\"\n\
              spec.versions[0].name: Invalid value: \"V1\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')\n\
-             spec.versions: Invalid value: [{{\"Deprecated\":false,\"Name\":\"V1\",\"Storage\":false}}]: must have exactly one version marked as storage version\n\
+             spec.versions: Invalid value: [{{\"Name\":\"V1\",\"Served\":true,\"Storage\":false,\"Deprecated\":false,\"DeprecationWarning\":null,\"Schema\":null,\"Subresources\":null,\"AdditionalPrinterColumns\":null,\"SelectableFields\":null}}]: must have exactly one version marked as storage version\n\
              spec.version: Invalid value: \"V1\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')\n\
              spec.validation.openAPIV3Schema.uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic\n\
              status.storedVersions: Invalid value: null: must have at least one stored version\n"

@@ -107,6 +107,7 @@ fn decode_all(
             format: BodyFormat::Auto,
             validate: false,
             max_body_size: None,
+            resource_version: None,
         };
         out.insert(name.into(), decoded(request(&opts)));
     }

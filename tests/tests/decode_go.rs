@@ -50,6 +50,7 @@ fn serializer_stage_matches_go() {
             format,
             validate: false,
             max_body_size: None,
+            resource_version: None,
         };
         let bytes = body(&case);
         let want_errors = &case["strictErrors"];

@@ -337,6 +337,7 @@ fn objects_with_k8s_types_decode_strictly_and_come_back() {
         format: kstruct::BodyFormat::Json,
         validate: false,
         max_body_size: None,
+        resource_version: None,
     };
     let decoded = kstruct::Interpreter::for_kind::<WorkerPool>()
         .decode(&body, &strict)

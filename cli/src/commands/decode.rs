@@ -307,6 +307,8 @@ pub struct Mode {
     pub namespace: Option<String>,
     /// `--max-body-size`: longer request bodies are refused as the API server refuses them.
     pub max_body_size: usize,
+    /// `--resource-version`: what a write that goes through stores.
+    pub resource_version: Option<u64>,
     /// `--field-validation`.
     pub field_validation: FieldValidation,
     /// `--storage`.
@@ -501,6 +503,7 @@ impl Run<'_> {
                 explicit => explicit,
             },
             max_body_size: Some(args.max_body_size),
+            resource_version: args.resource_version,
         }
     }
 

@@ -91,6 +91,18 @@ pub struct DecodeOptions {
     /// [`Error::TooLarge`], as the API server refuses requests over its limit
     /// ([`API_SERVER_MAX_BODY_SIZE`], 3 MiB, by default). `None` (the default here): no limit.
     pub max_body_size: Option<usize>,
+    /// The `metadata.resourceVersion` a write that goes through stores, as a server assigns
+    /// its next one (a fake API server passes its counter): creates with
+    /// [`validate`](Self::validate), updates, patches, apply and webhooks. `None` (the
+    /// default): an update keeps the stored object's, a create has none.
+    pub resource_version: Option<u64>,
+}
+
+/// Stores `resource_version` in `object`'s metadata, when there is one to store.
+pub(crate) fn set_resource_version(object: &mut Value, resource_version: Option<u64>) {
+    if let (Some(rv), Some(Value::Object(meta))) = (resource_version, object.get_mut("metadata")) {
+        meta.insert("resourceVersion".into(), Value::String(rv.to_string()));
+    }
 }
 
 /// The API server's default limit on request bodies (`MaxRequestBodyBytes`, 3 MiB); see
@@ -235,7 +247,10 @@ pub fn request_by_value<R: Resolve + ?Sized>(
     if let Some(p) = stage.pipeline {
         p.default(&mut stage.object);
     }
-    let (object, create_warnings) = validated(target, stage.object, namespace, options.validate)?;
+    let (mut object, create_warnings) = validated(target, stage.object, namespace, options.validate)?;
+    if options.validate {
+        set_resource_version(&mut object, options.resource_version);
+    }
     let mut warnings = if options.field_validation == FieldValidation::Warn {
         messages::warnings(errors)
     } else {

@@ -42,6 +42,7 @@ fn opts(field_validation: FieldValidation) -> DecodeOptions {
         format: BodyFormat::Auto,
         validate: false,
         max_body_size: None,
+        resource_version: None,
     }
 }
 

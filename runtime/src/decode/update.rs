@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::{DecodeOptions, Decoded, Resolve, request_in};
+use super::{DecodeOptions, Decoded, Resolve, request_in, set_resource_version};
 use crate::Error;
 use crate::json::dispose;
 use crate::validation;
@@ -95,7 +95,10 @@ pub fn update<R: Resolve + ?Sized>(
         crate::json::dispose(old);
         return Err(bad_request(message));
     }
-    let answer = update_finish(target, decoded, &old, options.validate, true);
+    let answer = update_finish(target, decoded, &old, options.validate, true).map(|mut d| {
+        set_resource_version(&mut d.object, options.resource_version);
+        d
+    });
     crate::json::dispose(old);
     answer
 }

@@ -49,6 +49,7 @@ pub(crate) struct Schema {
 #[derive(Debug, Default)]
 pub(crate) struct Version {
     pub name: String,
+    pub served: bool,
     pub storage: bool,
     pub deprecated: bool,
     pub deprecation_warning: Option<String>,
@@ -79,6 +80,8 @@ pub(crate) struct Column {
     pub name: String,
     pub type_: String,
     pub format: String,
+    pub description: String,
+    pub priority: i64,
     pub json_path: String,
 }
 
@@ -140,6 +143,28 @@ impl Reader {
         match v {
             None | Some(Value::Null) => None,
             Some(_) => Some(self.string(v, strukt, field)),
+        }
+    }
+
+    /// An `int32` field: Go names a number it cannot hold by its text.
+    fn int32(&mut self, v: Option<&Value>, strukt: &str, field: &str) -> i64 {
+        match v {
+            None | Some(Value::Null) => 0,
+            Some(Value::Number(n)) => match n.as_i64().filter(|i| i32::try_from(*i).is_ok()) {
+                Some(i) => i,
+                None => {
+                    if self.first_error.is_none() {
+                        self.first_error = Some(format!(
+                            "json: cannot unmarshal number {n} into Go struct field {strukt}.{field} of type int32"
+                        ));
+                    }
+                    0
+                }
+            },
+            Some(other) => {
+                self.fail(other, strukt, field, "int32");
+                0
+            }
         }
     }
 
@@ -259,6 +284,7 @@ pub(crate) fn read(doc: &Value) -> Result<Crd, DecodeError> {
             continue;
         };
         let name = r.string(v.get("name"), T_VERSION, "spec.versions.name");
+        let served = r.bool(v.get("served"), T_VERSION, "spec.versions.served");
         let storage = r.bool(v.get("storage"), T_VERSION, "spec.versions.storage");
         let deprecated = r.bool(v.get("deprecated"), T_VERSION, "spec.versions.deprecated");
         let deprecation_warning = r.opt_string(
@@ -291,6 +317,8 @@ pub(crate) fn read(doc: &Value) -> Result<Crd, DecodeError> {
                     name: r.string(c.get("name"), t, &format!("{f}.name")),
                     type_: r.string(c.get("type"), t, &format!("{f}.type")),
                     format: r.string(c.get("format"), t, &format!("{f}.format")),
+                    description: r.string(c.get("description"), t, &format!("{f}.description")),
+                    priority: r.int32(c.get("priority"), t, &format!("{f}.priority")),
                     json_path: r.string(c.get("jsonPath"), t, &format!("{f}.jsonPath")),
                 });
             }
@@ -317,6 +345,7 @@ pub(crate) fn read(doc: &Value) -> Result<Crd, DecodeError> {
         }
         let version = Version {
             name,
+            served,
             storage,
             deprecated,
             deprecation_warning,

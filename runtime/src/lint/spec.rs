@@ -13,7 +13,7 @@ use crate::objectmeta::{ObjectMeta, validate_object_meta};
 use kstruct_schema::validation::field_path::resolve_with;
 use kstruct_schema::validation::openapi::SchemaOptions;
 
-use super::model::{Column, Crd, Names, Schema, Subresources, has_defaults};
+use super::model::{Column, Crd, Names, Schema, Subresources, Version, has_defaults};
 
 const PRINTER_COLUMN_TYPES: &str = "boolean,date,integer,number,string";
 const PRINTER_COLUMN_FORMATS: [&str; 8] = [
@@ -250,13 +250,78 @@ fn spec(crd: &Crd, lint: &super::LintOptions, errs: &mut Vec<FieldError>) {
 
 /// The internal `spec.versions` value in a message. The reference marshals the internal
 /// structs (schemas included); we print each version's name and flags.
+/// A Go slice of encoded items: `null` when empty (nil).
+fn go_slice(items: impl Iterator<Item = String>) -> String {
+    let items: Vec<String> = items.collect();
+    if items.is_empty() {
+        "null".to_owned()
+    } else {
+        format!("[{}]", items.join(","))
+    }
+}
+
+/// The internal versions as Go's `encoding/json` writes them (no JSON tags: Go's field
+/// names, zero values included), with what the conversion moved to the top level taken out.
 fn versions_json(crd: &Crd) -> String {
-    let list: Vec<Value> = crd
-        .versions
-        .iter()
-        .map(|v| json!({"Name": v.name, "Storage": v.storage, "Deprecated": v.deprecated}))
-        .collect();
-    kstruct_schema::go::marshal_json(&Value::Array(list))
+    go_slice(crd.versions.iter().map(version_json))
+}
+
+/// One internal version, as [`versions_json`] writes it.
+fn version_json(v: &Version) -> String {
+    let text = |s: &str| kstruct_schema::go::marshal_json(&Value::String(s.to_owned()));
+    let opt_text = |s: Option<&str>| s.map_or_else(|| "null".to_owned(), text);
+    let schema = v.schema.as_ref().map_or_else(
+        || "null".to_owned(),
+        |s| {
+            let props = s
+                .open_api_v3_schema
+                .as_ref()
+                .map_or_else(|| "null".to_owned(), kstruct_schema::convert::internal_json);
+            format!("{{\"OpenAPIV3Schema\":{props}}}")
+        },
+    );
+    let subresources = v.subresources.as_ref().map_or_else(
+        || "null".to_owned(),
+        |s| {
+            let status = if s.status { "{}" } else { "null" };
+            let scale = s.scale.as_ref().map_or_else(
+                || "null".to_owned(),
+                |c| {
+                    format!(
+                        "{{\"SpecReplicasPath\":{},\"StatusReplicasPath\":{},\"LabelSelectorPath\":{}}}",
+                        text(&c.spec_replicas_path),
+                        text(&c.status_replicas_path),
+                        opt_text(c.label_selector_path.as_deref())
+                    )
+                },
+            );
+            format!("{{\"Status\":{status},\"Scale\":{scale}}}")
+        },
+    );
+    let columns = go_slice(v.columns.iter().map(|c| {
+        format!(
+            "{{\"Name\":{},\"Type\":{},\"Format\":{},\"Description\":{},\"Priority\":{},\"JSONPath\":{}}}",
+            text(&c.name),
+            text(&c.type_),
+            text(&c.format),
+            text(&c.description),
+            c.priority,
+            text(&c.json_path)
+        )
+    }));
+    let selectable = go_slice(
+        v.selectable_fields
+            .iter()
+            .map(|f| format!("{{\"JSONPath\":{}}}", text(f))),
+    );
+    format!(
+        "{{\"Name\":{},\"Served\":{},\"Storage\":{},\"Deprecated\":{},\"DeprecationWarning\":{},\"Schema\":{schema},\"Subresources\":{subresources},\"AdditionalPrinterColumns\":{columns},\"SelectableFields\":{selectable}}}",
+        text(&v.name),
+        v.served,
+        v.storage,
+        v.deprecated,
+        opt_text(v.deprecation_warning.as_deref()),
+    )
 }
 
 fn schema(at: &Path, schema: Option<&Schema>, status: bool, opts: &SchemaOptions, errs: &mut Vec<FieldError>) {
@@ -746,6 +811,31 @@ mod tests {
             format!(
                 "spec.names.kind: Invalid value: \"My_Widget\": may have mixed case, but should otherwise match: {dns}"
             )
+        );
+    }
+
+    #[test]
+    fn versions_print_as_go_marshals_the_internal_ones() {
+        let got = lint(|d| {
+            let mut second = version(d).clone();
+            second["name"] = json!("v2");
+            second["schema"] = json!({"openAPIV3Schema": {"type": "object"}});
+            second["additionalPrinterColumns"] =
+                json!([{"name": "Age", "type": "date", "jsonPath": ".metadata.creationTimestamp", "priority": 1}]);
+            d["spec"]["versions"].as_array_mut().unwrap().push(second);
+        });
+        let versions = got
+            .iter()
+            .find(|e| e.starts_with("spec.versions: Invalid value: ["))
+            .unwrap();
+        // Schemas differ, so each version keeps its own; the columns too.
+        assert!(
+            versions.contains(r#"{"Name":"v2","Served":true,"Storage":true,"Deprecated":false,"DeprecationWarning":null,"Schema":{"OpenAPIV3Schema":{"ID":"","Schema":"","Ref":null,"Description":"","Type":"object","#),
+            "{versions}"
+        );
+        assert!(
+            versions.contains(r#""AdditionalPrinterColumns":[{"Name":"Age","Type":"date","Format":"","Description":"","Priority":1,"JSONPath":".metadata.creationTimestamp"}],"SelectableFields":null}]"#),
+            "{versions}"
         );
     }
 

@@ -144,7 +144,10 @@ pub fn apply<R: Resolve + ?Sized>(
         // A create: the applied object, defaulted, through the create's steps.
         let read = decode::update_stored(target, &applied)?;
         crate::json::dispose(applied);
-        let (object, create_warnings) = decode::validated(target, read, None, options.validate)?;
+        let (mut object, create_warnings) = decode::validated(target, read, None, options.validate)?;
+        if options.validate {
+            decode::set_resource_version(&mut object, options.resource_version);
+        }
         warnings.extend(create_warnings);
         return Ok(Decoded {
             object,
@@ -161,7 +164,10 @@ pub fn apply<R: Resolve + ?Sized>(
         warnings: warnings.into(),
         ..Decoded::default()
     };
-    decode::update_finish(target, decoded, &old, options.validate, true)
+    decode::update_finish(target, decoded, &old, options.validate, true).map(|mut d| {
+        decode::set_resource_version(&mut d.object, options.resource_version);
+        d
+    })
 }
 
 /// The fields of `obj` the field manager's typed conversion refuses, as structured-merge-diff

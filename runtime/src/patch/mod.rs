@@ -267,6 +267,7 @@ fn finish<R: Resolve + ?Sized>(
         format: BodyFormat::Json,
         validate: false,
         max_body_size: None,
+        resource_version: None,
     };
     // `Invalid` with an empty kind and name, on the field `patch`, quoting the patched JSON.
     let invalid = |detail: String| {
@@ -295,7 +296,10 @@ fn finish<R: Resolve + ?Sized>(
         Vec::<String>::new().into()
     };
     decoded.duplicate_fields = body_report.duplicates.into();
-    decode::update_finish(target, decoded, old, options.validate, true)
+    decode::update_finish(target, decoded, old, options.validate, true).map(|mut d| {
+        decode::set_resource_version(&mut d.object, options.resource_version);
+        d
+    })
 }
 
 #[cfg(test)]

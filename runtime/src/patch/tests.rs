@@ -370,4 +370,32 @@ fn a_webhook_that_drops_the_api_version_leaves_an_unconvertible_object() {
         err.to_string(),
         r#"/, Kind=Widget is unstructured and is not suitable for converting to "example.com/v1""#
     );
+    // Another group cannot be converted back either.
+    let err = webhook(
+        &crd(),
+        &sent,
+        br#"[{"op": "replace", "path": "/apiVersion", "value": "other.io/v1"}]"#,
+        Some(&stored()),
+        &opts(FieldValidation::Warn),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#"other.io/v1, Kind=Widget is unstructured and is not suitable for converting to "example.com/v1""#
+    );
+}
+
+#[test]
+fn a_caller_can_give_the_resource_version_a_write_stores() {
+    let c = crd();
+    let mut o = opts(FieldValidation::Warn);
+    let kept = merge(&c, &stored(), br#"{"spec": {"size": 2}}"#, &o).unwrap();
+    assert_eq!(kept.object["metadata"]["resourceVersion"], "5");
+    o.resource_version = Some(6);
+    let next = merge(&c, &stored(), br#"{"spec": {"size": 2}}"#, &o).unwrap();
+    assert_eq!(next.object["metadata"]["resourceVersion"], "6");
+    // A create through apply stores it too.
+    let body = b"apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  namespace: ns\n";
+    let created = apply(&c, None, body, &o).unwrap();
+    assert_eq!(created.object["metadata"]["resourceVersion"], "6");
 }

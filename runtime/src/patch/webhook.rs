@@ -78,11 +78,15 @@ pub fn webhook<R: Resolve + ?Sized>(
         json::dispose(doc);
         return Err(Error::Internal(format!("Object 'Kind' is missing in '{data}'")));
     }
-    if api_version.is_empty() {
+    // The server converts the result back to the request's version, which needs the same
+    // group (`GroupVersion.KindForGroupVersionKinds`).
+    let to = object.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    let group_of = |v: &str| crate::parse_group_version(v).map_or(None, |(g, _)| Some(g.to_string()));
+    if api_version.is_empty() || group_of(&api_version) != group_of(to) {
         json::dispose(doc);
-        let to = object.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+        let (group, version) = crate::parse_group_version(&api_version).unwrap_or(("", ""));
         return Err(Error::Unconvertible(format!(
-            "/, Kind={kind} is unstructured and is not suitable for converting to {}",
+            "{group}/{version}, Kind={kind} is unstructured and is not suitable for converting to {}",
             kstruct_schema::go::quote(to)
         )));
     }
@@ -124,8 +128,11 @@ pub fn webhook<R: Resolve + ?Sized>(
         Some(p) => super::unknown_paths(Some(p), &written),
         None => Vec::new(),
     };
-    let read = decode::update_stored(target, &written)?;
+    let mut read = decode::update_stored(target, &written)?;
     json::dispose(written);
+    if options.validate || old.is_some() {
+        decode::set_resource_version(&mut read, options.resource_version);
+    }
     Ok(Decoded {
         object: read,
         warnings: warnings.into(),

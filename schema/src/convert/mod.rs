@@ -42,6 +42,21 @@ pub fn from_value(v: &Value) -> Result<Option<Structural>, Error> {
     }
 }
 
+/// A v1 schema (`openAPIV3Schema`) as the API server prints it where the whole schema is a
+/// field error's bad value: Go's `encoding/json` of the internal `JSONSchemaProps` (every
+/// field under its Go name, zero values included); `null` for a schema that does not decode.
+///
+/// ```
+/// let text = kstruct_schema::convert::internal_json(&serde_json::json!({"type": "object"}));
+/// assert!(text.starts_with(r#"{"ID":"","Schema":"","Ref":null,"Description":"","Type":"object","#));
+/// ```
+pub fn internal_json(v: &Value) -> String {
+    match props::decode(v) {
+        Ok(Some(p)) => go_json::schema(&p),
+        _ => "null".to_owned(),
+    }
+}
+
 /// Only the first step of [`from_value`]: whether `v` decodes as a `JSONSchemaProps` (Go's
 /// JSON rules), without converting it. The API server refuses a CRD whose schema does not.
 pub fn check_decodes(v: &Value) -> Result<(), Error> {

@@ -356,6 +356,7 @@ fn objects_round_trip_with_api_version_and_kind_first() {
         format: kstruct::BodyFormat::Json,
         validate: false,
         max_body_size: None,
+        resource_version: None,
     };
     let decoded = registry.decode(text.as_bytes(), &strict).unwrap();
     assert!(decoded.warnings.is_empty(), "{:?}", decoded.warnings);

@@ -278,6 +278,7 @@ fn refuse_without_schema(r: &mut Report, body: &[u8], format: BodyFormat) -> boo
         format,
         validate: false,
         max_body_size: None,
+        resource_version: None,
     };
     match kstruct::Registry::new().decode(body, &options) {
         Err(Error::Rejected(rejection)) => {
@@ -486,6 +487,7 @@ fn hidden_errors(crd: &RegisteredCrd, target: &Target<'_>) -> Option<usize> {
         format: target.format,
         validate: true,
         max_body_size: None,
+        resource_version: None,
     };
     match crd.decode(target.body, &warn) {
         Err(Error::Rejected(rejection)) => rejection.invalid.map(|i| i.errors.len()).filter(|&n| n > 0),
@@ -524,6 +526,7 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
         format: target.format,
         validate: settings.validate,
         max_body_size: None,
+        resource_version: None,
     };
     r.fields_are_warnings = settings.field_validation == FieldValidation::Warn;
     let has_rules = settings.validate
@@ -579,6 +582,7 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
                     format: target.format,
                     validate: false,
                     max_body_size: None,
+                    resource_version: None,
                 };
                 paths = crd.decode(target.body, &warn).ok();
             }

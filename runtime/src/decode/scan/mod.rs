@@ -144,10 +144,13 @@ pub fn try_request_value<R: Resolve + ?Sized>(
         OUT.set(out);
     }
     let (object, report) = (object?, report?);
-    let (object, create_warnings) = match crate::decode::validated(target, object, namespace, options.validate) {
+    let (mut object, create_warnings) = match crate::decode::validated(target, object, namespace, options.validate) {
         Ok(validated) => validated,
         Err(e) => return Some(Err(e)),
     };
+    if options.validate {
+        crate::decode::set_resource_version(&mut object, options.resource_version);
+    }
     let mut warnings = report.warnings;
     warnings.extend(create_warnings);
     Some(Ok(Decoded {
