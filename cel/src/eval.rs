@@ -133,16 +133,7 @@ impl Evaluator<'_> {
                     self.charge(1)?;
                     return Ok(t);
                 }
-                // cel-go wraps an operand that is no attribute in a relative attribute, which
-                // costs a unit of its own (even when the operand fails), before the field's.
-                let relative = u64::from(!is_attribute(operand));
-                let v = match self.eval(operand) {
-                    Ok(v) => v,
-                    Err(err) => {
-                        self.charge_after_error(relative, &err)?;
-                        return Err(err);
-                    }
-                };
+                let (v, relative) = self.attribute_operand(operand)?;
                 self.charge(1 + relative)?;
                 select(&v, field, *test_only)
             }
@@ -227,14 +218,7 @@ impl Evaluator<'_> {
                 };
             }
             ("_?._", None, [operand, field]) => {
-                let relative = u64::from(!is_attribute(operand));
-                let v = match self.eval(operand) {
-                    Ok(v) => v,
-                    Err(err) => {
-                        self.charge_after_error(relative, &err)?;
-                        return Err(err);
-                    }
-                };
+                let (v, relative) = self.attribute_operand(operand)?;
                 let ExprKind::Literal(Literal::String(field)) = &field.kind else {
                     return Err(no_overload());
                 };
@@ -271,25 +255,18 @@ impl Evaluator<'_> {
                 }
             }
         }
-        let (receiver, values) = match target {
-            Some(_) => {
-                let rest = values.split_off(1);
-                (values.pop(), rest)
-            }
-            None => (None, values),
-        };
-        if let Some((at, err)) = first_error {
-            // A failed call is still charged, for its operands with an error's size, 1.
-            let mut all: Vec<Value> = receiver.into_iter().chain(values).collect();
-            let other = all.iter().enumerate().find(|(i, _)| *i != at).map(|(_, v)| v.clone());
-            all[at] = error_stand_in(other.as_ref());
-            let (receiver, values) = match target {
-                Some(_) => {
-                    let rest = all.split_off(1);
-                    (all.pop(), rest)
-                }
-                None => (None, all),
-            };
+        // A failed call is still charged, for its operands with an error's size, 1.
+        let failed = first_error.map(|(at, err)| {
+            let other = values
+                .iter()
+                .enumerate()
+                .find(|(i, _)| *i != at)
+                .map(|(_, v)| v.clone());
+            values[at] = error_stand_in(other.as_ref());
+            err
+        });
+        let receiver = target.map(|_| values.remove(0));
+        if let Some(err) = failed {
             let cost = library::cost(function, receiver.as_ref(), &values, &Value::Null);
             self.charge_after_error(cost, &err)?;
             return Err(err);
@@ -303,14 +280,7 @@ impl Evaluator<'_> {
     /// `a[k]` and `a[?k]`: cel-go makes the index a qualifier of `a`'s attribute (a unit), and
     /// wraps an `a` that is no attribute in a relative attribute (another unit).
     fn index(&mut self, function: &str, operand: &Expr, key: &Expr) -> R {
-        let relative = u64::from(!is_attribute(operand));
-        let v = match self.eval(operand) {
-            Ok(v) => v,
-            Err(err) => {
-                self.charge_after_error(relative, &err)?;
-                return Err(err);
-            }
-        };
+        let (v, relative) = self.attribute_operand(operand)?;
         let k = match self.eval(key) {
             Ok(k) => k,
             Err(err) => {
@@ -324,6 +294,19 @@ impl Evaluator<'_> {
             optional_index(&values)
         } else {
             index(&values)
+        }
+    }
+
+    /// The value a selection or an index applies to, and the unit of the relative attribute
+    /// cel-go wraps it in when it is no attribute itself (charged even when it fails).
+    fn attribute_operand(&mut self, operand: &Expr) -> Result<(Value, u64), EvalError> {
+        let relative = u64::from(!is_attribute(operand));
+        match self.eval(operand) {
+            Ok(v) => Ok((v, relative)),
+            Err(err) => {
+                self.charge_after_error(relative, &err)?;
+                Err(err)
+            }
         }
     }
 

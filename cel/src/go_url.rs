@@ -47,7 +47,7 @@ pub fn parse_request_uri(raw: &str) -> Result<GoUrl, String> {
 
 /// Go's `splitHostPort`: a port only when it is all digits; brackets go only when both are
 /// there.
-fn split_host_port(host_port: &str) -> (&str, &str) {
+pub(crate) fn split_host_port(host_port: &str) -> (&str, &str) {
     let (mut host, mut port) = (host_port, "");
     if let Some(colon) = host_port.rfind(':')
         && valid_optional_port(&host_port[colon..])

@@ -81,22 +81,6 @@ fn parse(s: &str) -> Result<Url, String> {
     })
 }
 
-/// The port of `host[:port]` (IPv6 literals in brackets), if it has a colon.
-fn port_of(host: &str) -> Option<&str> {
-    if host.starts_with('[') {
-        return host.rfind("]:").map(|i| &host[i + 2..]);
-    }
-    host.rfind(':').map(|i| &host[i + 1..])
-}
-
-/// The host without its port (brackets of IPv6 literals removed), as `URL.Hostname`.
-fn hostname(host: &str) -> &str {
-    if let Some(inner) = host.strip_prefix('[') {
-        return inner.split(']').next().unwrap_or("");
-    }
-    host.rsplit_once(':').map_or(host, |(h, _)| h)
-}
-
 pub(crate) fn call(function: &str, target: Option<&Value>, args: &[Value]) -> Call {
     match (function, target, args) {
         ("url", None, [Value::String(s)]) => Some(
@@ -110,8 +94,8 @@ pub(crate) fn call(function: &str, target: Option<&Value>, args: &[Value]) -> Ca
             let s = match function {
                 "getScheme" => u.scheme.clone(),
                 "getHost" => u.host.clone(),
-                "getHostname" => hostname(&u.host).to_owned(),
-                "getPort" => port_of(&u.host).unwrap_or("").to_owned(),
+                "getHostname" => crate::go_url::split_host_port(&u.host).0.to_owned(),
+                "getPort" => crate::go_url::split_host_port(&u.host).1.to_owned(),
                 "getEscapedPath" => escape_path(&unescape_path(&u.path)),
                 "getQuery" => return Some(Ok(query_map(&u.query))),
                 _ => return None,
