@@ -48,6 +48,9 @@ enum Root {
         /// The schema as JSON when it has CEL rules: the generated pipeline reads it once, to
         /// evaluate them.
         rules: Option<String>,
+        /// The schema's structure as JSON when it has no rules (with rules, the whole schema
+        /// serves): what ratcheting and server-side apply read.
+        skeleton: Option<String>,
         /// Its byte walk's plan: the root's index in the static node array.
         /// The root's index in the plans' nodes, and whether the plan's defaults read back as
         /// they are (see `Plan::value_exact`).
@@ -61,6 +64,9 @@ fn add_root(graphs: &mut Graphs, schema: Option<Structural>, prune_defaults: boo
     let Some(mut s) = schema else { return Root::NoSchema };
     let check = graphs.validation.add(&s, "");
     let rules = kstruct::rules::has_rules(&s).then(|| kstruct::schema::serialize::to_json(&s));
+    let skeleton = rules
+        .is_none()
+        .then(|| kstruct::schema::serialize::to_json(&s.skeleton()));
     let default_pruning_error = if prune_defaults {
         kstruct::interpreter::prune_defaults(&mut s).err()
     } else {
@@ -72,6 +78,7 @@ fn add_root(graphs: &mut Graphs, schema: Option<Structural>, prune_defaults: boo
         default_pruning_error,
         check,
         rules,
+        skeleton,
         scan,
     }
 }
@@ -485,6 +492,7 @@ fn pipeline_type(
             default_pruning_error,
             check,
             rules,
+            skeleton,
             scan,
         } => {
             let scan = scan.map(|(i, exact)| {
@@ -509,23 +517,34 @@ fn pipeline_type(
                     None => quote!(None),
                 };
                 let (embedded, lists) = (walk(V::Embedded), walk(V::Lists));
-                let rules = match rules {
+                let rules = match (rules, skeleton) {
                     // The rules are interpreted from the schema, read once per process.
-                    Some(json) => quote! {
+                    (Some(json), _) => quote! {
                         fn has_validation_rules(&self) -> bool {
                             true
                         }
                         fn rules_schema(&self) -> Option<&rt::Structural> {
                             static SCHEMA: ::std::sync::LazyLock<Option<rt::Structural>> =
-                                ::std::sync::LazyLock::new(|| rt::rules_schema(#json));
+                                ::std::sync::LazyLock::new(|| rt::embedded_schema(#json));
                             SCHEMA.as_ref()
                         }
-                    },
-                    None => quote! {
-                        fn has_validation_rules(&self) -> bool {
-                            false
+                        fn skeleton(&self) -> Option<&rt::Structural> {
+                            self.rules_schema()
                         }
                     },
+                    (None, skeleton) => {
+                        let skeleton = skeleton.as_deref().unwrap_or("{}");
+                        quote! {
+                            fn has_validation_rules(&self) -> bool {
+                                false
+                            }
+                            fn skeleton(&self) -> Option<&rt::Structural> {
+                                static SKELETON: ::std::sync::LazyLock<Option<rt::Structural>> =
+                                    ::std::sync::LazyLock::new(|| rt::embedded_schema(#skeleton));
+                                SKELETON.as_ref()
+                            }
+                        }
+                    }
                 };
                 quote! {
                     fn validate(&self, value: &Value) -> rt::SchemaErrors {

@@ -102,10 +102,17 @@ pub trait Pipeline: Send + Sync {
         self.structural()
     }
 
-    /// The schema, where the pipeline interprets one (`None` for compiled pipelines): what
-    /// update validation's ratcheting correlates `map` list items by.
+    /// The schema, where the pipeline interprets one (`None` for compiled pipelines).
     fn structural(&self) -> Option<&kstruct_schema::Structural> {
         None
+    }
+
+    /// The schema's structure ([`Structural::skeleton`](kstruct_schema::Structural::skeleton), or
+    /// the whole schema): what update validation's ratcheting correlates `map` list items by
+    /// and what server-side apply types and merges a body with. The interpreted schema by
+    /// default; compiled pipelines read the structure they embed once per process.
+    fn skeleton(&self) -> Option<&kstruct_schema::Structural> {
+        self.structural()
     }
 
     /// The group, version and kind this pipeline serves, if it serves one: decoding then

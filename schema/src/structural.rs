@@ -242,6 +242,65 @@ impl Structural {
         }
     }
 
+    /// The structure alone: types, `nullable`, `format`, the `x-kubernetes-*` extensions,
+    /// `items`, `properties` and `additionalProperties`, and the defaults of `map` lists' key
+    /// fields, without descriptions, other defaults, rules or value validations. It is what
+    /// correlates an update's values with the stored ones and types and merges an apply
+    /// body, and what compiled pipelines embed for that (a fraction of the schema's size).
+    ///
+    /// ```
+    /// let s = kstruct_schema::convert::from_text(
+    ///     "type: object\ndescription: d\nproperties: {a: {type: string, maxLength: 3, default: x}}",
+    /// )
+    /// .unwrap()
+    /// .unwrap();
+    /// assert_eq!(
+    ///     kstruct_schema::serialize::to_json(&s.skeleton()),
+    ///     r#"{"properties":{"a":{"type":"string"}},"type":"object"}"#
+    /// );
+    /// ```
+    pub fn skeleton(&self) -> Structural {
+        self.skeleton_keeping(&[])
+    }
+
+    /// [`skeleton`](Structural::skeleton), keeping the defaults of the properties named in
+    /// `keys`.
+    fn skeleton_keeping(&self, keys: &[String]) -> Structural {
+        let item_keys = match self.extensions.x_list_type.as_deref() {
+            Some("map") => self.extensions.x_list_map_keys.as_deref().unwrap_or(&[]),
+            _ => &[],
+        };
+        crate::grow(|| Structural {
+            items: self.items.as_ref().map(|i| Box::new(i.skeleton_keeping(item_keys))),
+            properties: self
+                .properties
+                .iter()
+                .map(|(k, p)| {
+                    let mut skeleton = p.skeleton();
+                    if keys.contains(k) {
+                        skeleton.generic.default.clone_from(&p.generic.default);
+                    }
+                    (k.clone(), skeleton)
+                })
+                .collect(),
+            additional_properties: self.additional_properties.as_ref().map(|a| match a {
+                AdditionalProperties::Bool(b) => AdditionalProperties::Bool(*b),
+                AdditionalProperties::Schema(s) => AdditionalProperties::Schema(Box::new(s.skeleton())),
+            }),
+            generic: Generic {
+                type_: self.generic.type_.clone(),
+                nullable: self.generic.nullable,
+                ..Generic::default()
+            },
+            extensions: self.extensions.clone(),
+            x_validations: None,
+            value_validation: ValueValidation {
+                format: self.value_validation.format.clone(),
+                ..ValueValidation::default()
+            },
+        })
+    }
+
     /// Visits every structural node (not the value validations), parent before children:
     /// items, then properties in key order, then the additionalProperties schema.
     pub fn walk<'a>(&'a self, f: &mut dyn FnMut(&'a Structural)) {

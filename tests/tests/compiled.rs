@@ -791,3 +791,62 @@ const EXPECTED: &[&str] = &[
     "spec.ports[1]: Duplicate value: {\"name\":\"a\"}",
     "spec.tags[1]: Duplicate value: \"a\"",
 ];
+
+/// Updates and applies through compiled code correlate `map` list items by their keys, as the
+/// interpreter does: an invalid item the update did not change is ratcheted even when the
+/// list around it changed order and grew, and an apply merges items by key.
+#[test]
+fn updates_and_applies_correlate_map_list_items_by_key() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/crds");
+    let mut interpreted = kstruct::Registry::new();
+    interpreted
+        .load_file(&dir.join("backups.example.com.yaml"))
+        .expect("example CRD");
+    let compiled = &compiled::own::REGISTRY;
+    // Stored without validation: the item `a` holds a value its enum refuses.
+    let stored = json!({"apiVersion": "example.com/v1", "kind": "Backup",
+        "metadata": {"name": "b", "namespace": "default", "uid": "u", "resourceVersion": "3", "generation": 1},
+        "spec": {"schedule": "0 1 * * *", "targets": [
+            {"name": "a", "compression": "lz4"}, {"name": "b", "compression": "gzip"}]}});
+    let options = DecodeOptions {
+        validate: true,
+        ..DecodeOptions::default()
+    };
+    let reordered = br#"{"apiVersion": "example.com/v1", "kind": "Backup",
+        "metadata": {"name": "b", "namespace": "default", "resourceVersion": "3"},
+        "spec": {"schedule": "0 1 * * *", "targets": [
+            {"name": "c"}, {"name": "b", "compression": "gzip"}, {"name": "a", "compression": "lz4"}]}}"#;
+    let changed = br#"{"apiVersion": "example.com/v1", "kind": "Backup",
+        "metadata": {"name": "b", "namespace": "default", "resourceVersion": "3"},
+        "spec": {"schedule": "0 1 * * *", "targets": [
+            {"name": "b", "compression": "gzip"}, {"name": "a", "compression": "lz5"}]}}"#;
+    for (body, refused) in [(&reordered[..], false), (&changed[..], true)] {
+        let c = decoded(kstruct::decode::update(compiled, &stored, body, &options));
+        let i = decoded(kstruct::decode::update(&interpreted, &stored, body, &options));
+        assert_eq!(c, i, "{}", String::from_utf8_lossy(body));
+        assert_eq!(c.get("error").is_some(), refused, "{c}");
+    }
+    assert!(
+        decoded(kstruct::decode::update(compiled, &stored, changed, &options))["error"]
+            .as_str()
+            .is_some_and(|e| e.contains(r#"spec.targets[1].compression: Unsupported value: "lz5""#)),
+    );
+    let apply = b"apiVersion: example.com/v1\nkind: Backup\nmetadata: {name: b, namespace: default}\nspec:\n  targets:\n  - {name: b, paths: [/x]}\n";
+    let c = decoded(kstruct::patch::apply(
+        compiled,
+        Some(&stored),
+        apply,
+        &DecodeOptions::default(),
+    ));
+    let i = decoded(kstruct::patch::apply(
+        &interpreted,
+        Some(&stored),
+        apply,
+        &DecodeOptions::default(),
+    ));
+    assert_eq!(c, i);
+    assert_eq!(
+        c["object"]["spec"]["targets"],
+        json!([{"name": "a", "compression": "lz4"}, {"name": "b", "compression": "gzip", "paths": ["/x"]}])
+    );
+}

@@ -55,6 +55,13 @@ pub mod schemas {
         fn has_validation_rules(&self) -> bool {
             false
         }
+        fn skeleton(&self) -> Option<&rt::Structural> {
+            static SKELETON: ::std::sync::LazyLock<Option<rt::Structural>> = ::std::sync::LazyLock::new(||
+            rt::embedded_schema(
+                "{\"properties\":{\"spec\":{\"properties\":{\"replicas\":{\"type\":\"integer\"},\"selector\":{\"additionalProperties\":{\"type\":\"string\"},\"type\":\"object\"}},\"type\":\"object\",\"x-kubernetes-preserve-unknown-fields\":true}},\"type\":\"object\"}",
+            ));
+            SKELETON.as_ref()
+        }
         fn prune_nulls(&self, value: &mut Value) {
             super::__nodes::nulls_4(value)
         }

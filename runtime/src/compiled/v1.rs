@@ -34,9 +34,10 @@ pub use kstruct_schema::field::{FieldError, Path};
 
 use crate::value_validation::{checks, listtype};
 
-/// The schema a generated pipeline evaluates CEL rules with, from the JSON the compiler
-/// embedded (`None` only if the text is not the schema it wrote).
-pub fn rules_schema(json: &str) -> Option<Structural> {
+/// A schema a generated pipeline embeds (the one it evaluates CEL rules with, or its
+/// structure), from the JSON the compiler wrote (`None` only if the text is not what it
+/// wrote).
+pub fn embedded_schema(json: &str) -> Option<Structural> {
     kstruct_schema::convert::from_text(json).ok().flatten()
 }
 

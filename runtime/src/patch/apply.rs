@@ -139,7 +139,7 @@ pub fn apply<R: Resolve + ?Sized>(
         }
         warnings = crate::messages::warnings(vec![err]);
     }
-    let structural = pipeline.and_then(|p| p.structural());
+    let structural = pipeline.and_then(|p| p.skeleton());
     let Some(old) = old else {
         // A create: the applied object, defaulted, through the create's steps.
         let read = decode::update_stored(target, &applied)?;
@@ -176,7 +176,7 @@ pub fn apply<R: Resolve + ?Sized>(
 /// stops at it).
 fn undeclared_fields<P: Pipeline + ?Sized>(pipeline: Option<&P>, obj: &Value) -> Vec<String> {
     let paths = super::unknown_paths(pipeline, obj);
-    let structural = pipeline.and_then(|p| p.structural());
+    let structural = pipeline.and_then(|p| p.skeleton());
     let mut segmented: Vec<Vec<Segment>> = paths.iter().map(|p| segments(p)).collect();
     segmented.sort();
     // Each object is walked in key order and left at its first undeclared field.

@@ -124,7 +124,7 @@ pub fn validate_update_warned(ctx: &CreateContext<'_>, new: &Value, old: &Value)
     let schema_errors = ctx.pipeline.map(|p| p.validate(new)).unwrap_or_default();
     if type_errors.is_empty() {
         errs.extend(update_rules);
-        let unchanged = unchanged_paths(ctx.pipeline.and_then(|p| p.structural()), new, old);
+        let unchanged = unchanged_paths(ctx.pipeline.and_then(|p| p.skeleton()), new, old);
         errs.extend(schema_errors.values.into_iter().filter(|e| !ratcheted(e, &unchanged)));
         if let Some(scale) = &ctx.scale {
             errs.extend(super::create::scale_errors(scale, new));
