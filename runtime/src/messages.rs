@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use kstruct_schema::go::{format_float_g, quote};
+use kstruct_schema::go::quote;
 
 use crate::json::JsonError;
 
@@ -130,43 +130,9 @@ pub(crate) fn accessor_error(field: &str, v: &Value) -> String {
 pub(crate) fn nested_accessor_error(fields: &str, v: &Value, expected: &str) -> String {
     format!(
         ".{fields} accessor error: {} is of the type {}, expected {expected}",
-        go_v(v),
-        go_type_name(v)
+        kstruct_schema::go::sprint_v(v),
+        kstruct_schema::go::type_name(v)
     )
-}
-
-/// Go's `%v` of a decoded JSON value.
-fn go_v(v: &Value) -> String {
-    match v {
-        Value::Null => "<nil>".to_string(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) => i.to_string(),
-            None => format_float_g(n.as_f64().unwrap_or(0.0)),
-        },
-        Value::String(s) => s.clone(),
-        Value::Array(items) => {
-            let parts: Vec<String> = items.iter().map(go_v).collect();
-            format!("[{}]", parts.join(" "))
-        }
-        Value::Object(m) => {
-            let parts: Vec<String> = m.iter().map(|(k, v)| format!("{k}:{}", go_v(v))).collect();
-            format!("map[{}]", parts.join(" "))
-        }
-    }
-}
-
-/// The Go type name `%T` prints for a decoded JSON value.
-pub(crate) fn go_type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "<nil>",
-        Value::Bool(_) => "bool",
-        Value::Number(n) if n.is_i64() => "int64",
-        Value::Number(_) => "float64",
-        Value::String(_) => "string",
-        Value::Array(_) => "[]interface {}",
-        Value::Object(_) => "map[string]interface {}",
-    }
 }
 
 #[cfg(test)]

@@ -72,7 +72,7 @@ pub fn get_object_meta(obj: &Map<String, Value>, opts: &GetOptions) -> Result<Fo
     let Value::Object(fields) = metadata else {
         return Err(format!(
             "invalid metadata: expected object, got {}",
-            crate::messages::go_type_name(metadata)
+            kstruct_schema::go::type_name(metadata)
         ));
     };
     // Field by field: a field that decodes on its own is kept, any other is dropped whole.

@@ -37,8 +37,10 @@
 
 mod apply;
 pub mod json_patch;
+mod literals;
 pub mod merge_patch;
 mod strict;
+mod typed;
 mod webhook;
 
 pub use apply::apply;
@@ -50,6 +52,7 @@ use crate::decode::{self, DecodeOptions, Decoded, FieldValidation, Resolve};
 use crate::pipeline::{Pipeline, PruneOptions};
 use crate::{BodyFormat, Error};
 use kstruct_schema::field::{BadValue, FieldError, Path};
+use literals::Literals;
 
 /// The patch types the API server accepts for custom resources (there is no strategic merge
 /// patch for them).
@@ -163,7 +166,7 @@ pub fn json<R: Resolve + ?Sized>(
         crate::json::dispose(old);
         return Err(Error::PatchNotApplied { cause });
     }
-    let answer = finish(target, patched, &old, body_report, options);
+    let answer = finish(target, patched, &old, body_report, &Literals::of(body), options);
     crate::json::dispose(old);
     answer
 }
@@ -197,7 +200,7 @@ pub fn merge<R: Resolve + ?Sized>(
         (value, strict::Report::default())
     };
     let answer = match merge_patch::apply(crate::json::deep_clone(&old), patch) {
-        Ok(patched) => finish(target, patched, &old, body_report, options),
+        Ok(patched) => finish(target, patched, &old, body_report, &Literals::of(body), options),
         Err(e) => Err(bad_request(e.into())),
     };
     crate::json::dispose(old);
@@ -247,15 +250,17 @@ fn dispose_operations(ops: Vec<Option<json_patch::Operation>>) {
     crate::json::dispose(Value::Array(items));
 }
 
-/// Decodes the patched object through the write path and updates with it.
+/// Decodes the patched object through the write path and updates with it. The patched JSON
+/// holds the patch's numbers as it wrote them, as the server's patch libraries keep them.
 fn finish<R: Resolve + ?Sized>(
     target: &R,
     patched: Value,
     old: &Value,
     body_report: strict::Report,
+    literals: &Literals,
     options: &DecodeOptions,
 ) -> Result<Decoded, Error> {
-    let patched_json = kstruct_schema::go::marshal_json(&patched);
+    let patched_json = literals.marshal(&patched);
     crate::json::dispose(patched);
     let strict = options.field_validation != FieldValidation::Ignore;
     let decode = DecodeOptions {

@@ -128,6 +128,26 @@ fn strict_errors_quote_the_patched_object() {
 }
 
 #[test]
+fn the_patched_object_keeps_the_patchs_numbers_as_written() {
+    for patch in [
+        &br#"{"spec": {"x": 123456789012345678901234567890, "size": 1.0}}"#[..],
+        br#"[{"op": "add", "path": "/spec/x", "value": 123456789012345678901234567890},
+            {"op": "replace", "path": "/spec/size", "value": 1.0}]"#,
+    ] {
+        let err = if patch.starts_with(b"[") {
+            json(&crd(), &stored(), patch, &opts(FieldValidation::Strict))
+        } else {
+            merge(&crd(), &stored(), patch, &opts(FieldValidation::Strict))
+        }
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            r#" "" is invalid: patch: Invalid value: "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"generation\":2,\"name\":\"w\",\"namespace\":\"ns\",\"resourceVersion\":\"5\"},\"spec\":{\"mode\":\"fast\",\"size\":1.0,\"x\":123456789012345678901234567890}}": strict decoding error: unknown field "spec.x""#
+        );
+    }
+}
+
+#[test]
 fn a_patched_object_is_updated_and_validated() {
     let c = crd();
     let out = merge(
@@ -181,6 +201,59 @@ fn apply_refuses_undeclared_fields_whatever_the_field_validation() {
         "failed to create typed patch object (ns/w; example.com/v1, Kind=Widget): errors:\n  .metadata.bogus: field not declared in schema\n  .spec.a: field not declared in schema"
     );
     assert_eq!(err.status().code, 500);
+}
+
+#[test]
+fn apply_types_the_body_by_structured_merge_diffs_schema() {
+    let c = RegisteredCrd::new(
+        kstruct_schema::crd::CustomResourceDefinition::from_value(&json!({
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "widgets.example.com"},
+            "spec": {"group": "example.com", "scope": "Namespaced",
+                     "names": {"kind": "Widget", "plural": "widgets"},
+                     "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
+                         "type": "object",
+                         "properties": {"spec": {"type": "object", "properties": {
+                             "name": {"type": "string"},
+                             "nested": {"type": "object", "properties": {"a": {"type": "string"}}},
+                             "enabled": {"type": "object", "x-kubernetes-preserve-unknown-fields": true,
+                                 "properties": {"x": {"type": "object", "properties": {"inner": {"type": "object"}}}}},
+                             "template": {"type": "object", "x-kubernetes-embedded-resource": true,
+                                 "x-kubernetes-preserve-unknown-fields": true}}}}}}}]}
+        }))
+        .unwrap(),
+    );
+    let refused = |body: &str| {
+        let err = apply(&c, None, body.as_bytes(), &opts(FieldValidation::Ignore)).unwrap_err();
+        assert_eq!(err.status().code, 500);
+        err.to_string()
+    };
+    let head = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: ns}\nspec:\n";
+    assert_eq!(
+        refused(&format!("{head}  template:\n    metadata:\n      Kind: x\n")),
+        "failed to create typed patch object (ns/w; example.com/v1, Kind=Widget): .spec.template.metadata.Kind: field not declared in schema"
+    );
+    assert_eq!(
+        refused(&format!("{head}  nested:\n    '': 1\n")),
+        "failed to create typed patch object (ns/w; example.com/v1, Kind=Widget): .spec.nested.: field not declared in schema"
+    );
+    assert_eq!(
+        refused(&format!("{head}  name: {{a: [1, 2.5]}}\n")),
+        "failed to create typed patch object (ns/w; example.com/v1, Kind=Widget): .spec.name: expected string, got &value.valueUnstructured{Value:map[string]interface {}{\"a\":[]interface {}{1, 2.5}}}"
+    );
+    // Everything written inside a preserved node takes unknown fields; pruning then
+    // removes those its properties do not declare.
+    let created = apply(
+        &c,
+        None,
+        format!("{head}  enabled:\n    free: 1\n    x:\n      inner:\n        deep: 1\n").as_bytes(),
+        &opts(FieldValidation::Strict),
+    )
+    .unwrap();
+    assert_eq!(
+        created.object["spec"],
+        json!({"enabled": {"free": 1, "x": {"inner": {}}}})
+    );
 }
 
 #[test]

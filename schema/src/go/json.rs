@@ -25,10 +25,34 @@ pub fn marshal_json(v: &Value) -> String {
 
 /// Appends `v` to `out` as [`marshal_json`] formats it. Deep values do not overflow the stack.
 pub fn write_json(out: &mut String, v: &Value) {
+    write_json_with(out, v, &mut write_number);
+}
+
+/// [`marshal_json`], with numbers written by `number` (a patch library that keeps the text a
+/// number was written with, for one).
+///
+/// ```
+/// let v = serde_json::json!({"a": 1e29, "b": 2});
+/// let text = kstruct_schema::go::marshal_json_with(&v, &mut |out, n| {
+///     if n.as_f64() == Some(1e29) {
+///         out.push_str("100000000000000000000000000000");
+///     } else {
+///         kstruct_schema::go::write_number(out, n);
+///     }
+/// });
+/// assert_eq!(text, r#"{"a":100000000000000000000000000000,"b":2}"#);
+/// ```
+pub fn marshal_json_with(v: &Value, number: &mut dyn FnMut(&mut String, &serde_json::Number)) -> String {
+    let mut out = String::new();
+    write_json_with(&mut out, v, number);
+    out
+}
+
+fn write_json_with(out: &mut String, v: &Value, number: &mut dyn FnMut(&mut String, &serde_json::Number)) {
     stacker::maybe_grow(crate::STACK_RED_ZONE, crate::STACK_GROWTH, || match v {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => write_number(out, n),
+        Value::Number(n) => number(out, n),
         Value::String(s) => write_string(out, s),
         Value::Array(items) => {
             out.push('[');
@@ -36,7 +60,7 @@ pub fn write_json(out: &mut String, v: &Value) {
                 if i > 0 {
                     out.push(',');
                 }
-                write_json(out, item);
+                write_json_with(out, item, number);
             }
             out.push(']');
         }
@@ -48,7 +72,7 @@ pub fn write_json(out: &mut String, v: &Value) {
                 }
                 write_string(out, k);
                 out.push(':');
-                write_json(out, item);
+                write_json_with(out, item, number);
             }
             out.push('}');
         }

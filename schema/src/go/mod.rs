@@ -11,11 +11,15 @@ mod isprint_table;
 mod json;
 /// Go's `mail.ParseAddress`, and kube-openapi's `email` format on it.
 pub mod mail;
+mod print;
 mod quote;
 mod unmarshal;
 
 pub use decoder::FieldDecoder;
 pub use float::{format_float_g, format_float_json, format_float32_g};
-pub use json::{JsonOut, marshal_json, write_json, write_number, write_string, write_string_content};
+pub use json::{
+    JsonOut, marshal_json, marshal_json_with, write_json, write_number, write_string, write_string_content,
+};
+pub use print::{sprint_sharp_v, sprint_v, type_name};
 pub use quote::{is_print, quote};
 pub use unmarshal::{UnmarshalError, json_kind};
