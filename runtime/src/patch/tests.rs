@@ -472,3 +472,17 @@ fn a_caller_can_give_the_resource_version_a_write_stores() {
     let created = apply(&c, None, body, &o).unwrap();
     assert_eq!(created.object["metadata"]["resourceVersion"], "6");
 }
+
+#[test]
+fn malformed_metadata_a_webhook_writes_is_dropped_on_reading() {
+    // The registry reads metadata field by field (the unstructured accessor): labels that are
+    // not strings leave the name and namespace readable; the storage read drops them.
+    let sent = json!({"apiVersion": "example.com/v1", "kind": "Widget",
+        "metadata": {"name": "w", "namespace": "ns"}, "spec": {}});
+    let patch = br#"[{"op": "add", "path": "/metadata/labels", "value": {"a": 1}}]"#;
+    let kept = webhook(&crd(), &sent, patch, None, &opts(FieldValidation::Strict)).unwrap();
+    assert_eq!(
+        kept.object["metadata"],
+        json!({"name": "w", "namespace": "ns", "generation": 1})
+    );
+}

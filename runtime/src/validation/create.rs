@@ -9,7 +9,7 @@ use kstruct_schema::field::{BadValue, ErrorKind, FieldError, Path};
 use kstruct_schema::names::is_dns1123_subdomain;
 
 use crate::messages::nested_accessor_error;
-use crate::objectmeta::{self, GetOptions, path_segment_name, validate_object_meta};
+use crate::objectmeta::{path_segment_name, validate_object_meta};
 use crate::pipeline::Pipeline;
 
 /// What a create is checked against: the version's pipeline (its schema, interpreted or
@@ -165,13 +165,7 @@ pub fn validate_create(ctx: &CreateContext<'_>, obj: &Value) -> Vec<FieldError> 
     if !type_errors.is_empty() {
         return type_errors;
     }
-    let meta = match obj {
-        Value::Object(map) => objectmeta::get_object_meta(map, &GetOptions::default())
-            .ok()
-            .and_then(|f| f.meta)
-            .unwrap_or_default(),
-        _ => Default::default(),
-    };
+    let meta = super::accessor_meta(obj);
     let metadata = Path::new("metadata");
     // `NameIsDNSSubdomain`: a generateName prefix may end in `-` (`maskTrailingDash`).
     let subdomain = |name: &str, prefix: bool| {

@@ -12,19 +12,9 @@ use kstruct_schema::Structural;
 use kstruct_schema::field::{BadValue, ErrorKind, FieldError, Path};
 
 use super::create::{CreateContext, create_warnings};
-use crate::objectmeta::{self, GetOptions, ObjectMeta, path_segment_name, validate_object_meta};
+use crate::objectmeta::{self, ObjectMeta, path_segment_name, validate_object_meta};
 
-/// The metadata of `obj`, as the registry reads it (`meta.Accessor`); empty when absent or
-/// malformed.
-fn meta_of(obj: &Value) -> ObjectMeta {
-    match obj {
-        Value::Object(map) => objectmeta::get_object_meta(map, &GetOptions::default())
-            .ok()
-            .and_then(|f| f.meta)
-            .unwrap_or_default(),
-        _ => ObjectMeta::default(),
-    }
-}
+use super::accessor_meta as meta_of;
 
 /// The custom-resource strategy's `PrepareForUpdate`: under the status subresource an update
 /// cannot set `status` (the stored one is kept, or none); any change outside `metadata`
