@@ -33,9 +33,9 @@ fn has_json_prefix(body: &[u8]) -> bool {
 /// 3. only then, under fieldValidation Strict and Warn, the body's repeated keys are
 ///    `error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal
 ///    errors:\n  line 10: key "x" already set in map` (400) or one warning per line;
-/// 4. the applied fields are merged into the stored object (objects member by member,
-///    `map` lists item by item by their keys, `set` lists as unions, anything else
-///    replaced) and the result is updated as a PUT is ([`decode::update`]), or created as a
+/// 4. the applied fields are merged into the stored object by the same schema (objects
+///    member by member, `map` lists item by item by their keys and `set` lists as unions,
+///    in structured-merge-diff's order, anything else replaced) and the result is updated as a PUT is ([`decode::update`]), or created as a
 ///    create is ([`decode::request`], with [`DecodeOptions::validate`] validated).
 ///
 /// The typed schema is the version's with the server's changes: `apiVersion` and `kind` are
@@ -98,11 +98,7 @@ pub fn apply<R: Resolve + ?Sized>(
             )));
         }
     }
-    if applied
-        .get("metadata")
-        .and_then(|m| m.get("managedFields"))
-        .is_some_and(|m| !m.is_null())
-    {
+    if has_managed_fields(&applied) {
         return Err(bad_request("metadata.managedFields must be nil".into()));
     }
     let (group, version) = crate::parse_group_version(&api_version).unwrap_or(("", ""));
@@ -180,4 +176,43 @@ pub fn apply<R: Resolve + ?Sized>(
         decode::set_resource_version(&mut d.object, options.resource_version);
         d
     })
+}
+
+/// Whether the body sets managed fields as the field manager reads them (`GetManagedFields()
+/// != nil`): a list, empty or of entries that all convert (string members, a time that
+/// parses). Anything else reads as none, and goes on to be typed.
+fn has_managed_fields(obj: &Map<String, Value>) -> bool {
+    let Some(Value::Array(items)) = obj.get("metadata").and_then(|m| m.get("managedFields")) else {
+        return false;
+    };
+    items.iter().all(|item| {
+        let Value::Object(entry) = item else { return false };
+        entry.iter().all(|(k, v)| match (k.as_str(), v) {
+            (_, Value::Null) => true,
+            ("time", Value::String(t)) => crate::objectmeta::Time::parse_rfc3339(t).is_ok(),
+            ("manager" | "operation" | "apiVersion" | "fieldsType" | "subresource", v) => v.is_string(),
+            // `fieldsV1` takes any JSON; other keys are not the entry's.
+            _ => true,
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn managed_fields_as_the_field_manager_reads_them() {
+        let with = |m: Value| has_managed_fields(json!({"metadata": {"managedFields": m}}).as_object().unwrap());
+        assert!(with(json!([])));
+        assert!(with(
+            json!([{"manager": "m", "time": "2024-01-01T00:00:00Z", "fieldsV1": {"f:a": {}}, "x": 1}])
+        ));
+        assert!(!with(json!(null)));
+        assert!(!with(json!("x")));
+        assert!(!with(json!([1])));
+        assert!(!with(json!([{"manager": 1}])));
+        assert!(!with(json!([{"time": "yesterday"}])));
+    }
 }

@@ -14,8 +14,8 @@ use serde_json::{Number, Value};
 pub(super) struct Literals(HashMap<(bool, String), String>);
 
 impl Literals {
-    /// The numbers of `body` (JSON) that print otherwise than they are written; the first of
-    /// several that print alike wins.
+    /// The numbers of `body` (JSON) that print otherwise than they are written; the last of
+    /// several that print alike wins (as the last of repeated keys does).
     pub fn of(body: &[u8]) -> Literals {
         let mut out = HashMap::new();
         let mut i = 0;
@@ -33,8 +33,7 @@ impl Literals {
                     {
                         let printed = key(n);
                         if printed.1.as_bytes() != text {
-                            out.entry(printed)
-                                .or_insert_with(|| String::from_utf8_lossy(text).into_owned());
+                            out.insert(printed, String::from_utf8_lossy(text).into_owned());
                         }
                     }
                     i = end;

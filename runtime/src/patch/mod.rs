@@ -146,15 +146,34 @@ pub fn json<R: Resolve + ?Sized>(
     options: &DecodeOptions,
 ) -> Result<Decoded, Error> {
     check_size(body, options)?;
-    check_json(body)?;
-    let old = decode::update_stored(target, existing)?;
+    let decoded = read_json(body)?;
+    let old = match decode::update_stored(target, existing) {
+        Ok(old) => old,
+        Err(e) => {
+            crate::json::dispose(decoded.value);
+            return Err(e);
+        }
+    };
     let strict = options.field_validation != FieldValidation::Ignore;
     let body_report = if strict {
-        strict::json_patch_ops(body).map_err(|e| bad_request(format!("error decoding patch: {e}")))?
+        match strict::json_patch_ops(&decoded, body) {
+            Ok(report) => report,
+            Err(e) => {
+                crate::json::dispose(decoded.value);
+                crate::json::dispose(old);
+                return Err(bad_request(format!("error decoding patch: {e}")));
+            }
+        }
     } else {
         strict::Report::default()
     };
-    let ops = strict::decode_operations(body).map_err(bad_request)?;
+    let ops = match strict::decode_operations(decoded.value) {
+        Ok(ops) => ops,
+        Err(e) => {
+            crate::json::dispose(old);
+            return Err(bad_request(e));
+        }
+    };
     if ops.len() > json_patch::MAX_OPERATIONS {
         return Err(Error::TooManyOperations { count: ops.len() });
     }
@@ -188,16 +207,25 @@ pub fn merge<R: Resolve + ?Sized>(
     options: &DecodeOptions,
 ) -> Result<Decoded, Error> {
     check_size(body, options)?;
-    check_json(body)?;
-    let old = decode::update_stored(target, existing)?;
+    let decoded = read_json(body)?;
+    let old = match decode::update_stored(target, existing) {
+        Ok(old) => old,
+        Err(e) => {
+            crate::json::dispose(decoded.value);
+            return Err(e);
+        }
+    };
     let strict = options.field_validation != FieldValidation::Ignore;
     let (patch, body_report) = if strict {
-        strict::merge_patch(body).map_err(|e| bad_request(format!("error decoding patch: {e}")))?
+        match strict::merge_patch(decoded) {
+            Ok(read) => read,
+            Err(e) => {
+                crate::json::dispose(old);
+                return Err(bad_request(format!("error decoding patch: {e}")));
+            }
+        }
     } else {
-        let value = crate::json::decode(body)
-            .map_err(|_| bad_request(merge_patch::BAD_PATCH.into()))?
-            .value;
-        (value, strict::Report::default())
+        (decoded.value, strict::Report::default())
     };
     let answer = match merge_patch::apply(crate::json::deep_clone(&old), patch) {
         Ok(patched) => finish(target, patched, &old, body_report, &Literals::of(body), options),
@@ -208,15 +236,10 @@ pub fn merge<R: Resolve + ?Sized>(
 }
 
 /// The handler's first look at a JSON or merge patch (`validateAndTranscodePatch`): a body
-/// that is not JSON is a 400 `invalid JSON patch`, before the stored object is looked up.
-fn check_json(body: &[u8]) -> Result<(), Error> {
-    match crate::json::decode(body) {
-        Ok(decoded) => {
-            crate::json::dispose(decoded.value);
-            Ok(())
-        }
-        Err(_) => Err(bad_request("invalid JSON patch".into())),
-    }
+/// that is not JSON is a 400 `invalid JSON patch`, before the stored object is looked up. The
+/// value read is what the strict and the library's decodings then look at.
+fn read_json(body: &[u8]) -> Result<crate::json::DecodedJson, Error> {
+    crate::json::decode(body).map_err(|_| bad_request("invalid JSON patch".into()))
 }
 
 /// The unknown-field paths of `obj`, as decoding reports them: root metadata, then what

@@ -27,8 +27,7 @@ const OP_MEMBERS: [&str; 4] = ["op", "path", "from", "value"];
 /// Go's text for a body that is not an array of operations (`json: cannot unmarshal object
 /// into Go value of type []handlers.jsonPatchOp`), or whose `op`, `path` or `from` is not a
 /// string.
-pub(super) fn json_patch_ops(body: &[u8]) -> Result<Report, String> {
-    let decoded = json::decode(body).map_err(|e| e.message)?;
+pub(super) fn json_patch_ops(decoded: &json::DecodedJson, body: &[u8]) -> Result<Report, String> {
     let keys = op_keys(body);
     let shape = match &decoded.value {
         Value::Null => return Ok(Report::default()),
@@ -38,10 +37,7 @@ pub(super) fn json_patch_ops(body: &[u8]) -> Result<Report, String> {
             json_kind(other)
         )),
     };
-    if let Err(e) = shape {
-        json::dispose(decoded.value);
-        return Err(e);
-    }
+    shape?;
     let mut dups = decoded.duplicates.iter().peekable();
     let mut errors = Vec::new();
     for (i, keys) in keys.iter().enumerate() {
@@ -73,10 +69,9 @@ pub(super) fn json_patch_ops(body: &[u8]) -> Result<Report, String> {
         }
     }
     errors.truncate(MAX_STRICT_ERRORS);
-    json::dispose(decoded.value);
     Ok(Report {
         errors: errors.into_iter().map(|e| format!("json patch {e}")).collect(),
-        duplicates: decoded.duplicates,
+        duplicates: decoded.duplicates.clone(),
     })
 }
 
@@ -112,9 +107,8 @@ fn type_errors(items: &[Value], keys: &[Vec<String>]) -> Result<(), String> {
 /// A merge patch body decoded strictly (into `map[string]interface{}`): its repeated keys.
 ///
 /// # Errors
-/// Go's text for a body that is not JSON, or not an object or `null`.
-pub(super) fn merge_patch(body: &[u8]) -> Result<(Value, Report), String> {
-    let decoded = json::decode(body).map_err(|e| e.message)?;
+/// Go's text for a body that is not an object or `null`.
+pub(super) fn merge_patch(decoded: json::DecodedJson) -> Result<(Value, Report), String> {
     match &decoded.value {
         Value::Object(_) | Value::Null => {}
         other => {
@@ -145,10 +139,9 @@ pub(super) fn merge_patch(body: &[u8]) -> Result<(Value, Report), String> {
 /// `null`s; `null` is no operation at all).
 ///
 /// # Errors
-/// Go's text for a body that is not JSON, or not such an array.
-pub(super) fn decode_operations(body: &[u8]) -> Result<Vec<Option<Operation>>, String> {
-    let decoded = json::decode(body).map_err(|e| e.message)?;
-    match decoded.value {
+/// Go's text for a body that is not such an array.
+pub(super) fn decode_operations(value: Value) -> Result<Vec<Option<Operation>>, String> {
+    match value {
         Value::Null => Ok(Vec::new()),
         Value::Array(items) => items
             .into_iter()
@@ -286,11 +279,15 @@ impl Scan<'_> {
 mod tests {
     use super::*;
 
+    fn decoded(body: &[u8]) -> json::DecodedJson {
+        json::decode(body).unwrap()
+    }
+
     #[test]
     fn operations_strictly_in_document_order() {
         let body = br#"[{"op": "add", "path": "/a", "value": {"k": 1, "k": 2}, "foo": 1, "path": "/b"},
                         {"op": "add", "path": "/c", "path": "/d", "Op": "x"}, null]"#;
-        let report = json_patch_ops(body).unwrap();
+        let report = json_patch_ops(&decoded(body), body).unwrap();
         assert_eq!(
             report.errors,
             [
@@ -302,15 +299,19 @@ mod tests {
             ]
         );
         assert_eq!(
-            json_patch_ops(br#"{"op": "add"}"#).unwrap_err(),
+            json_patch_ops(&decoded(br#"{"op": "add"}"#), br#"{"op": "add"}"#).unwrap_err(),
             "json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp"
         );
         assert_eq!(
-            json_patch_ops(br#"[{"op": "add", "path": 5}]"#).unwrap_err(),
+            json_patch_ops(
+                &decoded(br#"[{"op": "add", "path": 5}]"#),
+                br#"[{"op": "add", "path": 5}]"#
+            )
+            .unwrap_err(),
             "json: cannot unmarshal number into Go struct field jsonPatchOp.path of type string"
         );
         assert_eq!(
-            json_patch_ops(br#"[{"path": [], "op": 2}]"#).unwrap_err(),
+            json_patch_ops(&decoded(br#"[{"path": [], "op": 2}]"#), br#"[{"path": [], "op": 2}]"#).unwrap_err(),
             "json: cannot unmarshal array into Go struct field jsonPatchOp.path of type string"
         );
         assert_eq!(
@@ -321,19 +322,19 @@ mod tests {
 
     #[test]
     fn the_librarys_reading() {
-        assert_eq!(decode_operations(b"null").unwrap().len(), 0);
+        assert_eq!(decode_operations(decoded(b"null").value).unwrap().len(), 0);
         assert_eq!(
-            decode_operations(b"[1]").unwrap_err(),
+            decode_operations(decoded(b"[1]").value).unwrap_err(),
             "json: cannot unmarshal number into Go value of type jsonpatch.Operation"
         );
         assert_eq!(
-            decode_operations(br#"{"a": 1}"#).unwrap_err(),
+            decode_operations(decoded(br#"{"a": 1}"#).value).unwrap_err(),
             "json: cannot unmarshal object into Go value of type jsonpatch.Patch"
         );
-        let (_, report) = merge_patch(br#"{"a": {"b": 1, "b": 2}, "a": {}}"#).unwrap();
+        let (_, report) = merge_patch(decoded(br#"{"a": {"b": 1, "b": 2}, "a": {}}"#)).unwrap();
         assert_eq!(report.errors, [r#"duplicate field "a.b""#, r#"duplicate field "a""#]);
         assert_eq!(
-            merge_patch(b"[1]").unwrap_err(),
+            merge_patch(decoded(b"[1]")).unwrap_err(),
             "json: cannot unmarshal array into Go value of type map[string]interface {}"
         );
     }

@@ -21,7 +21,8 @@ use kstruct_schema::go::{format_float_g, quote, sprint_sharp_v, sprint_v, type_n
 use kstruct_schema::{AdditionalProperties, Structural};
 
 /// ObjectMeta's schema as the built-in OpenAPI definitions give it to structured-merge-diff
-/// (`Time` is a string with a format, so any scalar).
+/// (`Time` is a string with a format, so any scalar; an owner reference's required strings
+/// default to `""`, as openapi-gen writes them, so an item without `uid` is named `[uid=""]`).
 const OBJECT_META: &str = r#"{"type": "object", "properties": {
   "name": {"type": "string"}, "generateName": {"type": "string"}, "namespace": {"type": "string"},
   "selfLink": {"type": "string"}, "uid": {"type": "string"}, "resourceVersion": {"type": "string"},
@@ -32,8 +33,9 @@ const OBJECT_META: &str = r#"{"type": "object", "properties": {
   "annotations": {"type": "object", "additionalProperties": {"type": "string"}},
   "ownerReferences": {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["uid"],
     "items": {"type": "object", "x-kubernetes-map-type": "atomic", "properties": {
-      "apiVersion": {"type": "string"}, "kind": {"type": "string"}, "name": {"type": "string"},
-      "uid": {"type": "string"}, "controller": {"type": "boolean"}, "blockOwnerDeletion": {"type": "boolean"}}}},
+      "apiVersion": {"type": "string", "default": ""}, "kind": {"type": "string", "default": ""},
+      "name": {"type": "string", "default": ""}, "uid": {"type": "string", "default": ""},
+      "controller": {"type": "boolean"}, "blockOwnerDeletion": {"type": "boolean"}}}},
   "finalizers": {"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "string"}},
   "managedFields": {"type": "array", "x-kubernetes-list-type": "atomic", "items": {"type": "object", "properties": {
     "manager": {"type": "string"}, "operation": {"type": "string"}, "apiVersion": {"type": "string"},
@@ -173,8 +175,8 @@ impl<'a> TypedSchema<'a> {
             "string" if matches!(s.value_validation.format.as_str(), "" | "byte") => Atom::Scalar(Scalar::String),
             "string" => Atom::Scalar(Scalar::Untyped),
             "" => Atom::Typeless(s),
-            // A type the conversion does not know fails the whole type converter, which then
-            // accepts anything.
+            // The conversion refuses a type it does not know, and the server then serves no
+            // version of the CRD; a structural schema has none.
             _ => return,
         };
         kstruct_schema::grow(|| match (atom, v) {
@@ -272,30 +274,113 @@ impl<'a> TypedSchema<'a> {
             (Value::Array(l), Value::Array(a)) if node.is_some() => {
                 let s = node.unwrap_or(Structural::empty());
                 let items = self.items(ty);
-                match relation(s) {
-                    Relation::Map(keys) => {
-                        let key_of =
-                            |x: &Value| -> Vec<Option<Value>> { keys.iter().map(|k| x.get(k).cloned()).collect() };
-                        for item in a {
-                            let key = key_of(&item);
-                            match l.iter_mut().find(|x| key_of(x) == key) {
-                                Some(cur) => self.merge(items, cur, item),
-                                None => l.push(item),
-                            }
-                        }
-                    }
-                    Relation::Set => {
-                        for item in a {
-                            if !l.contains(&item) {
-                                l.push(item);
-                            }
-                        }
-                    }
-                    Relation::Atomic => crate::json::dispose(Value::Array(std::mem::replace(l, a))),
+                let name = |item: &Value| match relation(s) {
+                    Relation::Map(keys) => map_element(keys, s.items.as_deref(), item).ok(),
+                    Relation::Set => set_element(item).ok(),
+                    Relation::Atomic => None,
+                };
+                if matches!(relation(s), Relation::Atomic) {
+                    crate::json::dispose(Value::Array(std::mem::replace(l, a)));
+                } else {
+                    let live = std::mem::take(l);
+                    *l = self.merge_associative(items, live, a, &name);
                 }
             }
             (live, applied) => crate::json::dispose(std::mem::replace(live, applied)),
         }
+    }
+}
+
+impl<'a> TypedSchema<'a> {
+    /// structured-merge-diff's merge of an associative list (`mergeListItems`): items are
+    /// named by their keys (or value); those in both lists are merged and come in the applied
+    /// list's order, the applied list's new ones where it puts them among those, and the
+    /// stored list's others where they were. An item without a name stays where it is.
+    fn merge_associative(
+        &self,
+        items: Ty<'a>,
+        live: Vec<Value>,
+        applied: Vec<Value>,
+        name: &dyn Fn(&Value) -> Option<String>,
+    ) -> Vec<Value> {
+        use std::collections::{HashMap, VecDeque};
+        let names = |list: &[Value]| -> Vec<String> {
+            list.iter()
+                .enumerate()
+                // A nameless item gets a name no other item has.
+                .map(|(i, v)| name(v).unwrap_or_else(|| format!("\0{i}")))
+                .collect()
+        };
+        let (lhs, rhs) = (names(&live), names(&applied));
+        let first = |names: &[String]| {
+            let mut at = HashMap::new();
+            for (i, n) in names.iter().enumerate() {
+                at.entry(n.clone()).or_insert(i);
+            }
+            at
+        };
+        let (in_lhs, in_rhs) = (first(&lhs), first(&rhs));
+        let mut shared: VecDeque<&String> = rhs.iter().filter(|n| in_lhs.contains_key(*n)).collect();
+        let mut next_shared = shared.pop_front();
+        let mut live: Vec<Option<Value>> = live.into_iter().map(Some).collect();
+        let mut applied: Vec<Option<Value>> = applied.into_iter().map(Some).collect();
+        let mut merged = HashSet::new();
+        let mut out = Vec::with_capacity(live.len().max(applied.len()));
+        let take_merged =
+            |this: &Self, pe: &String, live: &mut Vec<Option<Value>>, applied: &mut Vec<Option<Value>>| {
+                let l = in_lhs.get(pe).and_then(|&i| live[i].take());
+                let r = in_rhs.get(pe).and_then(|&i| applied[i].take());
+                match (l, r) {
+                    (Some(mut l), Some(r)) => {
+                        kstruct_schema::grow(|| this.merge(items, &mut l, r));
+                        Some(l)
+                    }
+                    (l, r) => r.or(l),
+                }
+            };
+        let (mut li, mut ri) = (0, 0);
+        while li < lhs.len() || ri < rhs.len() {
+            if li < lhs.len() && ri < rhs.len() {
+                let pe = &lhs[li];
+                if *pe == rhs[ri] {
+                    merged.insert(pe.clone());
+                    out.extend(take_merged(self, pe, &mut live, &mut applied));
+                    li += 1;
+                    ri += 1;
+                    next_shared = shared.pop_front();
+                    continue;
+                }
+                if in_rhs.contains_key(pe) && next_shared.is_some_and(|n| n != pe) {
+                    // A shared item, but not the one due now.
+                    li += 1;
+                    continue;
+                }
+            }
+            if li < lhs.len() {
+                let pe = &lhs[li];
+                if !in_rhs.contains_key(pe) {
+                    out.extend(live[li].take());
+                    li += 1;
+                    continue;
+                } else if merged.contains(pe) {
+                    li += 1;
+                }
+            }
+            if ri < rhs.len() {
+                let pe = &rhs[ri];
+                merged.insert(pe.clone());
+                out.extend(take_merged(self, pe, &mut live, &mut applied));
+                ri += 1;
+                if next_shared == Some(pe) {
+                    next_shared = shared.pop_front();
+                }
+            }
+        }
+        // What duplicates left behind.
+        for v in live.into_iter().chain(applied).flatten() {
+            crate::json::dispose(v);
+        }
+        out
     }
 }
 
@@ -400,48 +485,13 @@ fn sprint_sharp_v_field(v: &Value) -> String {
     }
 }
 
-/// An error as `ValidationError.Error()` prints it: the path, if any, then the message. The
-/// message went through `errorf` as a format without operands, so Go's `fmt` rewrote its
-/// `%` verbs.
+/// An error as `ValidationError.Error()` prints it: the path, if any, then the message.
 fn at(path: &str, message: &str) -> String {
-    let message = sprintf_without_operands(message);
     if path.is_empty() {
-        message
+        message.to_string()
     } else {
         format!("{path}: {message}")
     }
-}
-
-/// `fmt.Sprintf(format)` with no operands: `%%` is `%`, any other verb `%!v(MISSING)`, a
-/// trailing `%` `%!(NOVERB)`.
-fn sprintf_without_operands(format: &str) -> String {
-    if !format.contains('%') {
-        return format.to_string();
-    }
-    let mut out = String::new();
-    let mut chars = format.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '%' {
-            out.push(c);
-            continue;
-        }
-        // Flags, width and precision come before the verb.
-        while chars.next_if(|c| matches!(c, '+' | '-' | '#' | ' ' | '0')).is_some() {}
-        while chars.next_if(char::is_ascii_digit).is_some() {}
-        if chars.next_if_eq(&'.').is_some() {
-            while chars.next_if(char::is_ascii_digit).is_some() {}
-        }
-        match chars.next() {
-            None => out.push_str("%!(NOVERB)"),
-            Some('%') => out.push('%'),
-            Some(verb) => {
-                out.push_str("%!");
-                out.push(verb);
-                out.push_str("(MISSING)");
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -564,7 +614,7 @@ properties:
         assert!(errors(json!({"spec": {"when": 5, "name": null, "ports": null}})).is_empty());
         assert_eq!(
             errors(json!({"spec": {"nested": "50%"}})),
-            [".spec.nested: expected map, got &{50%!}(MISSING)"]
+            [".spec.nested: expected map, got &{50%}"]
         );
     }
 
@@ -641,18 +691,30 @@ properties:
         typed.merge(typed.root(), &mut live, applied);
         assert_eq!(
             live,
-            json!({"ports": [{"name": "a", "port": 9, "host": "h"}, {"name": "b", "port": 2}, {"name": "c", "port": 3}],
-                "tags": ["x", "y"], "args": ["3"], "labels": {"b": "2"}, "kept": true,
+            json!({"ports": [{"name": "c", "port": 3}, {"name": "a", "port": 9, "host": "h"}, {"name": "b", "port": 2}],
+                "tags": ["y", "x"], "args": ["3"], "labels": {"b": "2"}, "kept": true,
                 "metadata": {"finalizers": ["g"], "ownerReferences": [{"uid": "1", "name": "m"}, {"uid": "2"}]}})
         );
     }
 
     #[test]
-    fn go_verbs_without_operands() {
+    fn merges_items_by_their_names_with_key_defaults() {
+        let s = schema(SCHEMA);
+        let typed = TypedSchema {
+            root: Some(&s),
+            preserve_all: false,
+        };
+        let mut live = json!({"spec": {"ports": [{"containerPort": 80, "protocol": "TCP", "name": "a"}]}});
+        let applied = json!({"spec": {"ports": [{"containerPort": 80.0, "host": "h"}]}});
+        typed.merge(typed.root(), &mut live, applied);
         assert_eq!(
-            sprintf_without_operands("a%%b%d%-5.2fc%"),
-            "a%b%!d(MISSING)%!f(MISSING)c%!(NOVERB)"
+            live["spec"]["ports"],
+            json!([{"containerPort": 80.0, "protocol": "TCP", "name": "a", "host": "h"}])
         );
-        assert_eq!(sprintf_without_operands("plain"), "plain");
+        // An owner reference without uid is named by the default, `[uid=""]`.
+        assert_eq!(
+            errors(json!({"metadata": {"ownerReferences": [{"name": "a"}, {"kind": "b"}]}})),
+            [r#".metadata.ownerReferences: duplicate entries for key [uid=""]"#]
+        );
     }
 }

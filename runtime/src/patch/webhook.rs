@@ -63,7 +63,8 @@ pub fn webhook<R: Resolve + ?Sized>(
     old: Option<&Value>,
     options: &DecodeOptions,
 ) -> Result<Decoded, Error> {
-    let ops = strict::decode_operations(patch).map_err(Error::Internal)?;
+    let decoded = json::decode(patch).map_err(|e| Error::Internal(e.message))?;
+    let ops = strict::decode_operations(decoded.value).map_err(Error::Internal)?;
     let mut doc = json::deep_clone(object);
     let applied = json_patch::apply(&mut doc, &ops);
     super::dispose_operations(ops);
