@@ -486,3 +486,19 @@ fn malformed_metadata_a_webhook_writes_is_dropped_on_reading() {
         json!({"name": "w", "namespace": "ns", "generation": 1})
     );
 }
+
+#[test]
+fn a_webhooks_result_is_typed_by_its_json_text() {
+    // The object the server sent is its JSON (`2.0` prints as `2`): a webhook that changes only
+    // metadata leaves the generation; one that writes `2.0` changes a number's type, and the
+    // server counts that.
+    let sent = json!({"apiVersion": "example.com/v1", "kind": "Widget",
+        "metadata": {"name": "w", "namespace": "ns", "resourceVersion": "5"}, "spec": {"size": 1.0, "mode": "fast"}});
+    let label = br#"[{"op": "add", "path": "/metadata/labels", "value": {"a": "b"}}]"#;
+    let kept = webhook(&crd(), &sent, label, Some(&stored()), &opts(FieldValidation::Strict)).unwrap();
+    assert_eq!(kept.object["metadata"]["generation"], 2);
+    assert!(kept.object["spec"]["size"].is_i64());
+    let float = br#"[{"op": "replace", "path": "/spec/size", "value": 1.0}]"#;
+    let kept = webhook(&crd(), &sent, float, Some(&stored()), &opts(FieldValidation::Strict)).unwrap();
+    assert_eq!(kept.object["metadata"]["generation"], 3);
+}

@@ -72,6 +72,14 @@ pub fn webhook<R: Resolve + ?Sized>(
         json::dispose(doc);
         return Err(Error::Internal(e));
     }
+    // The server patches the object's JSON and decodes the result: numbers are typed by the
+    // text they end up with (the object's as Go prints them, the patch's as it wrote them),
+    // which is what the generation's comparison with the stored object sees.
+    let text = super::literals::Literals::of(patch).marshal(&doc);
+    json::dispose(doc);
+    let mut doc = json::decode(text.as_bytes())
+        .map_err(|e| Error::Internal(e.message))?
+        .value;
     let text = |k: &str| doc.get(k).and_then(Value::as_str).unwrap_or("").to_string();
     let (kind, api_version) = (text("kind"), text("apiVersion"));
     if !doc.is_object() || kind.is_empty() {
