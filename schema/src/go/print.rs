@@ -159,7 +159,7 @@ mod tests {
     fn deep_values_print() {
         let mut v = json!(1);
         for _ in 0..20_000 {
-            v = json!([v]);
+            v = Value::Array(vec![v]);
         }
         assert!(sprint_v(&v).starts_with("[[[["));
         assert!(sprint_sharp_v(&v).ends_with("}}}}"));
