@@ -38,6 +38,15 @@ pub struct Stats {
     pub warnings: Vec<String>,
 }
 
+/// The schema a generated pipeline embeds and reads once per process.
+enum Embedded {
+    /// The whole schema, when it has CEL rules: they are evaluated from it, and its structure
+    /// serves ratcheting and server-side apply.
+    Rules(String),
+    /// Only its skeleton ([`Structural::skeleton`]): what ratcheting and apply read.
+    Skeleton(String),
+}
+
 /// A pipeline to emit: its schema's root node, or no schema, or why its schema failed.
 enum Root {
     Node {
@@ -45,12 +54,8 @@ enum Root {
         default_pruning_error: Option<String>,
         /// The root of its validation.
         check: validation::graph::NodeId,
-        /// The schema as JSON when it has CEL rules: the generated pipeline reads it once, to
-        /// evaluate them.
-        rules: Option<String>,
-        /// The schema's structure as JSON when it has no rules (with rules, the whole schema
-        /// serves): what ratcheting and server-side apply read.
-        skeleton: Option<String>,
+        /// The schema the generated pipeline reads once, as JSON.
+        embedded: Embedded,
         /// Its byte walk's plan: the root's index in the static node array.
         /// The root's index in the plans' nodes, and whether the plan's defaults read back as
         /// they are (see `Plan::value_exact`).
@@ -63,10 +68,11 @@ enum Root {
 fn add_root(graphs: &mut Graphs, schema: Option<Structural>, prune_defaults: bool) -> Root {
     let Some(mut s) = schema else { return Root::NoSchema };
     let check = graphs.validation.add(&s, "");
-    let rules = kstruct::rules::has_rules(&s).then(|| kstruct::schema::serialize::to_json(&s));
-    let skeleton = rules
-        .is_none()
-        .then(|| kstruct::schema::serialize::to_json(&s.skeleton()));
+    let embedded = if kstruct::rules::has_rules(&s) {
+        Embedded::Rules(kstruct::schema::serialize::to_json(&s))
+    } else {
+        Embedded::Skeleton(kstruct::schema::serialize::to_json(&s.skeleton()))
+    };
     let default_pruning_error = if prune_defaults {
         kstruct::interpreter::prune_defaults(&mut s).err()
     } else {
@@ -77,8 +83,7 @@ fn add_root(graphs: &mut Graphs, schema: Option<Structural>, prune_defaults: boo
         id: graphs.walks.add(&s, ""),
         default_pruning_error,
         check,
-        rules,
-        skeleton,
+        embedded,
         scan,
     }
 }
@@ -491,8 +496,7 @@ fn pipeline_type(
             id,
             default_pruning_error,
             check,
-            rules,
-            skeleton,
+            embedded: schema,
             scan,
         } => {
             let scan = scan.map(|(i, exact)| {
@@ -517,31 +521,36 @@ fn pipeline_type(
                     None => quote!(None),
                 };
                 let (embedded, lists) = (walk(V::Embedded), walk(V::Lists));
-                let rules = match (rules, skeleton) {
-                    // The rules are interpreted from the schema, read once per process.
-                    (Some(json), _) => quote! {
-                        fn has_validation_rules(&self) -> bool {
-                            true
+                let read_once = |json: &String| {
+                    quote! {
+                        static SCHEMA: ::std::sync::LazyLock<Option<rt::Structural>> =
+                            ::std::sync::LazyLock::new(|| rt::embedded_schema(#json));
+                        SCHEMA.as_ref()
+                    }
+                };
+                let rules = match schema {
+                    Embedded::Rules(json) => {
+                        let schema = read_once(json);
+                        quote! {
+                            fn has_validation_rules(&self) -> bool {
+                                true
+                            }
+                            fn rules_schema(&self) -> Option<&rt::Structural> {
+                                #schema
+                            }
+                            fn skeleton(&self) -> Option<&rt::Structural> {
+                                self.rules_schema()
+                            }
                         }
-                        fn rules_schema(&self) -> Option<&rt::Structural> {
-                            static SCHEMA: ::std::sync::LazyLock<Option<rt::Structural>> =
-                                ::std::sync::LazyLock::new(|| rt::embedded_schema(#json));
-                            SCHEMA.as_ref()
-                        }
-                        fn skeleton(&self) -> Option<&rt::Structural> {
-                            self.rules_schema()
-                        }
-                    },
-                    (None, skeleton) => {
-                        let skeleton = skeleton.as_deref().unwrap_or("{}");
+                    }
+                    Embedded::Skeleton(json) => {
+                        let skeleton = read_once(json);
                         quote! {
                             fn has_validation_rules(&self) -> bool {
                                 false
                             }
                             fn skeleton(&self) -> Option<&rt::Structural> {
-                                static SKELETON: ::std::sync::LazyLock<Option<rt::Structural>> =
-                                    ::std::sync::LazyLock::new(|| rt::embedded_schema(#skeleton));
-                                SKELETON.as_ref()
+                                #skeleton
                             }
                         }
                     }

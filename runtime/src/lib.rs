@@ -51,7 +51,7 @@
 //! | 10 | `interpreter` · `validation` | [`Interpreter`], the `Pipeline` that walks a schema; create and update validation |
 //! | 11 | `decode` | the write, read and update paths, [`Resolve`](decode::Resolve), the fast path, [`DecodeExt`] |
 //! | 12 | `registry` · `compiled` · `patch` · `scan` | CRDs by group, version and kind; what generated code is built on; PATCH, apply, webhooks; the byte walk's public face |
-//! | 13 | `__private` · `prelude` | this root: re-exports, the prelude, the derive's hidden path |
+//! | 13 | `__private` · `prelude` · `test_support` | this root: re-exports, the prelude, the derive's hidden path; fixtures the unit tests share |
 //!
 //! Public paths sit where all their items can live: [`validation`] re-exports the value checks
 //! of `value_validation`, [`interpreter`] the algorithms of `structural`, [`scan`] the byte
@@ -108,6 +108,8 @@ pub mod scan;
 pub mod source;
 pub mod status;
 mod structural;
+#[cfg(test)]
+mod test_support;
 mod text;
 mod texts;
 pub mod validation;

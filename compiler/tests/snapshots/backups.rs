@@ -81,11 +81,11 @@ pub mod example_com {
                 false
             }
             fn skeleton(&self) -> Option<&rt::Structural> {
-                static SKELETON: ::std::sync::LazyLock<Option<rt::Structural>> = ::std::sync::LazyLock::new(||
+                static SCHEMA: ::std::sync::LazyLock<Option<rt::Structural>> = ::std::sync::LazyLock::new(||
                 rt::embedded_schema(
                     "{\"properties\":{\"apiVersion\":{\"type\":\"string\"},\"kind\":{\"type\":\"string\"},\"metadata\":{\"type\":\"object\"},\"spec\":{\"properties\":{\"extraLabels\":{\"additionalProperties\":{\"type\":\"string\"},\"type\":\"object\"},\"notes\":{\"nullable\":true,\"type\":\"string\"},\"port\":{\"x-kubernetes-int-or-string\":true},\"retention\":{\"properties\":{\"keepDaily\":{\"type\":\"integer\"},\"keepLast\":{\"type\":\"integer\"}},\"type\":\"object\"},\"schedule\":{\"type\":\"string\"},\"suspend\":{\"type\":\"boolean\"},\"targets\":{\"items\":{\"properties\":{\"compression\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"},\"paths\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"type\":\"object\"},\"type\":\"array\",\"x-kubernetes-list-map-keys\":[\"name\"],\"x-kubernetes-list-type\":\"map\"},\"template\":{\"type\":\"object\",\"x-kubernetes-embedded-resource\":true,\"x-kubernetes-preserve-unknown-fields\":true}},\"type\":\"object\"},\"status\":{\"properties\":{\"lastRun\":{\"format\":\"date-time\",\"type\":\"string\"}},\"type\":\"object\",\"x-kubernetes-preserve-unknown-fields\":true}},\"type\":\"object\"}",
                 ));
-                SKELETON.as_ref()
+                SCHEMA.as_ref()
             }
             fn prune_nulls(&self, value: &mut Value) {
                 super::super::__nodes::nulls_15(value)
@@ -154,11 +154,11 @@ pub mod example_com {
                 false
             }
             fn skeleton(&self) -> Option<&rt::Structural> {
-                static SKELETON: ::std::sync::LazyLock<Option<rt::Structural>> = ::std::sync::LazyLock::new(||
+                static SCHEMA: ::std::sync::LazyLock<Option<rt::Structural>> = ::std::sync::LazyLock::new(||
                 rt::embedded_schema(
                     "{\"type\":\"object\",\"x-kubernetes-preserve-unknown-fields\":true}",
                 ));
-                SKELETON.as_ref()
+                SCHEMA.as_ref()
             }
             fn prune_nulls(&self, _: &mut Value) {}
             fn default(&self, _: &mut Value) {}

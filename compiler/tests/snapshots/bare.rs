@@ -56,11 +56,11 @@ pub mod schemas {
             false
         }
         fn skeleton(&self) -> Option<&rt::Structural> {
-            static SKELETON: ::std::sync::LazyLock<Option<rt::Structural>> = ::std::sync::LazyLock::new(||
+            static SCHEMA: ::std::sync::LazyLock<Option<rt::Structural>> = ::std::sync::LazyLock::new(||
             rt::embedded_schema(
                 "{\"properties\":{\"spec\":{\"properties\":{\"replicas\":{\"type\":\"integer\"},\"selector\":{\"additionalProperties\":{\"type\":\"string\"},\"type\":\"object\"}},\"type\":\"object\",\"x-kubernetes-preserve-unknown-fields\":true}},\"type\":\"object\"}",
             ));
-            SKELETON.as_ref()
+            SCHEMA.as_ref()
         }
         fn prune_nulls(&self, value: &mut Value) {
             super::__nodes::nulls_4(value)

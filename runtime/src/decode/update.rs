@@ -418,21 +418,10 @@ mod tests {
 
     #[test]
     fn ratcheting_matches_map_list_items_by_key_whatever_their_order() {
-        let crd = RegisteredCrd::new(
-            kstruct_schema::crd::CustomResourceDefinition::from_value(&json!({
-                "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-                "metadata": {"name": "widgets.example.com"},
-                "spec": {"group": "example.com", "scope": "Namespaced",
-                         "names": {"kind": "Widget", "plural": "widgets"},
-                         "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
-                             "type": "object",
-                             "properties": {"spec": {"type": "object", "properties": {
-                                 "ports": {"type": "array", "maxItems": 1, "x-kubernetes-list-type": "map",
-                                     "x-kubernetes-list-map-keys": ["port"],
-                                     "items": {"type": "object", "required": ["port"], "properties": {"port": {"type": "integer"}}}}}}}}}}]}
-            }))
-            .unwrap(),
-        );
+        let crd = crate::test_support::widget_crd(json!({
+            "ports": {"type": "array", "maxItems": 1, "x-kubernetes-list-type": "map",
+                "x-kubernetes-list-map-keys": ["port"],
+                "items": {"type": "object", "required": ["port"], "properties": {"port": {"type": "integer"}}}}}));
         let mut old = stored();
         old["spec"] = json!({"ports": [{"port": 1}, {"port": 2}]});
         let reordered =

@@ -106,13 +106,14 @@ pub fn apply<R: Resolve + ?Sized>(
         Selected::Crd {
             pipeline,
             preserve_unknown_fields,
-        } => Some((pipeline, preserve_unknown_fields)),
-        Selected::Other => None,
-    };
-    let pipeline = typed.and_then(|(p, _)| p);
-    let typed = TypedSchema {
-        root: pipeline.and_then(|p| p.skeleton()),
-        preserve_all: typed.is_some_and(|(_, preserve)| preserve),
+        } => TypedSchema {
+            root: pipeline.and_then(|p| p.skeleton()),
+            preserve_all: preserve_unknown_fields,
+        },
+        Selected::Other => TypedSchema {
+            root: None,
+            preserve_all: false,
+        },
     };
     let mut applied = Value::Object(applied);
     let errors = typed.validate(&applied);

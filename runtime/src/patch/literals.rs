@@ -28,7 +28,8 @@ impl Literals {
                         .position(|b| !matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
                         .map_or(body.len(), |n| i + n);
                     let text = &body[i..end];
-                    if let Ok(decoded) = crate::json::decode(text)
+                    if !prints_as_written(text)
+                        && let Ok(decoded) = crate::json::decode(text)
                         && let Value::Number(n) = &decoded.value
                     {
                         let printed = key(n);
@@ -54,6 +55,14 @@ impl Literals {
             out.push_str(self.0.get(&printed).unwrap_or(&printed.1));
         })
     }
+}
+
+/// Whether `text` surely prints as written: an int64 without a leading zero or sign of zero
+/// (most numbers in a patch), so it need not be decoded to know.
+fn prints_as_written(text: &[u8]) -> bool {
+    let digits = text.strip_prefix(b"-").unwrap_or(text);
+    text == b"0"
+        || (!digits.is_empty() && digits.len() <= 18 && digits[0] != b'0' && digits.iter().all(u8::is_ascii_digit))
 }
 
 fn key(n: &Number) -> (bool, String) {

@@ -145,15 +145,7 @@ pub fn json<R: Resolve + ?Sized>(
     body: &[u8],
     options: &DecodeOptions,
 ) -> Result<Decoded, Error> {
-    check_size(body, options)?;
-    let decoded = read_json(body)?;
-    let old = match decode::update_stored(target, existing) {
-        Ok(old) => old,
-        Err(e) => {
-            crate::json::dispose(decoded.value);
-            return Err(e);
-        }
-    };
+    let (decoded, old) = read(target, existing, body, options)?;
     let strict = options.field_validation != FieldValidation::Ignore;
     let body_report = if strict {
         match strict::json_patch_ops(&decoded, body) {
@@ -206,15 +198,7 @@ pub fn merge<R: Resolve + ?Sized>(
     body: &[u8],
     options: &DecodeOptions,
 ) -> Result<Decoded, Error> {
-    check_size(body, options)?;
-    let decoded = read_json(body)?;
-    let old = match decode::update_stored(target, existing) {
-        Ok(old) => old,
-        Err(e) => {
-            crate::json::dispose(decoded.value);
-            return Err(e);
-        }
-    };
+    let (decoded, old) = read(target, existing, body, options)?;
     let strict = options.field_validation != FieldValidation::Ignore;
     let (patch, body_report) = if strict {
         match strict::merge_patch(decoded) {
@@ -235,11 +219,25 @@ pub fn merge<R: Resolve + ?Sized>(
     answer
 }
 
-/// The handler's first look at a JSON or merge patch (`validateAndTranscodePatch`): a body
-/// that is not JSON is a 400 `invalid JSON patch`, before the stored object is looked up. The
-/// value read is what the strict and the library's decodings then look at.
-fn read_json(body: &[u8]) -> Result<crate::json::DecodedJson, Error> {
-    crate::json::decode(body).map_err(|_| bad_request("invalid JSON patch".into()))
+/// The handler's first look at a JSON or merge patch (`validateAndTranscodePatch`), then
+/// the stored object: a body over the size limit is a 413 and one that is not JSON a 400
+/// `invalid JSON patch`, before the stored object is looked up. The value read is what the
+/// strict and the library's decodings then look at.
+fn read<R: Resolve + ?Sized>(
+    target: &R,
+    existing: &Value,
+    body: &[u8],
+    options: &DecodeOptions,
+) -> Result<(crate::json::DecodedJson, Value), Error> {
+    check_size(body, options)?;
+    let decoded = crate::json::decode(body).map_err(|_| bad_request("invalid JSON patch".into()))?;
+    match decode::update_stored(target, existing) {
+        Ok(old) => Ok((decoded, old)),
+        Err(e) => {
+            crate::json::dispose(decoded.value);
+            Err(e)
+        }
+    }
 }
 
 /// The unknown-field paths of `obj`, as decoding reports them: root metadata, then what

@@ -4,23 +4,13 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::RegisteredCrd;
+use crate::test_support::widget_crd;
 
 fn crd() -> RegisteredCrd {
-    RegisteredCrd::new(
-        kstruct_schema::crd::CustomResourceDefinition::from_value(&json!({
-            "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-            "metadata": {"name": "widgets.example.com"},
-            "spec": {"group": "example.com", "scope": "Namespaced",
-                     "names": {"kind": "Widget", "plural": "widgets"},
-                     "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
-                         "type": "object",
-                         "properties": {"spec": {"type": "object", "properties": {
-                             "size": {"type": "integer", "minimum": 0},
-                             "mode": {"type": "string", "default": "fast"},
-                             "free": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}}}}}]}
-        }))
-        .unwrap(),
-    )
+    widget_crd(json!({
+        "size": {"type": "integer", "minimum": 0},
+        "mode": {"type": "string", "default": "fast"},
+        "free": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}))
 }
 
 fn stored() -> Value {
@@ -205,24 +195,13 @@ fn apply_refuses_undeclared_fields_whatever_the_field_validation() {
 
 #[test]
 fn apply_types_the_body_by_structured_merge_diffs_schema() {
-    let c = RegisteredCrd::new(
-        kstruct_schema::crd::CustomResourceDefinition::from_value(&json!({
-            "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-            "metadata": {"name": "widgets.example.com"},
-            "spec": {"group": "example.com", "scope": "Namespaced",
-                     "names": {"kind": "Widget", "plural": "widgets"},
-                     "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
-                         "type": "object",
-                         "properties": {"spec": {"type": "object", "properties": {
-                             "name": {"type": "string"},
-                             "nested": {"type": "object", "properties": {"a": {"type": "string"}}},
-                             "enabled": {"type": "object", "x-kubernetes-preserve-unknown-fields": true,
-                                 "properties": {"x": {"type": "object", "properties": {"inner": {"type": "object"}}}}},
-                             "template": {"type": "object", "x-kubernetes-embedded-resource": true,
-                                 "x-kubernetes-preserve-unknown-fields": true}}}}}}}]}
-        }))
-        .unwrap(),
-    );
+    let c = widget_crd(json!({
+        "name": {"type": "string"},
+        "nested": {"type": "object", "properties": {"a": {"type": "string"}}},
+        "enabled": {"type": "object", "x-kubernetes-preserve-unknown-fields": true,
+            "properties": {"x": {"type": "object", "properties": {"inner": {"type": "object"}}}}},
+        "template": {"type": "object", "x-kubernetes-embedded-resource": true,
+            "x-kubernetes-preserve-unknown-fields": true}}));
     let refused = |body: &str| {
         let err = apply(&c, None, body.as_bytes(), &opts(FieldValidation::Ignore)).unwrap_err();
         assert_eq!(err.status().code, 500);

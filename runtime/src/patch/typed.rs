@@ -17,7 +17,7 @@ use std::sync::LazyLock;
 
 use serde_json::{Map, Value};
 
-use kstruct_schema::go::{format_float_g, quote, sprint_sharp_v, sprint_v, type_name};
+use kstruct_schema::go::{quote, sprint_sharp_v, sprint_v, type_name};
 use kstruct_schema::{AdditionalProperties, Structural};
 
 /// ObjectMeta's schema as the built-in OpenAPI definitions give it to structured-merge-diff
@@ -217,12 +217,7 @@ impl<'a> TypedSchema<'a> {
         let relation = relation(s);
         let mut seen = HashSet::new();
         for (i, item) in items.iter().enumerate() {
-            let element = match relation {
-                Relation::Atomic => Ok(format!("[{i}]")),
-                Relation::Set => set_element(item),
-                Relation::Map(keys) => map_element(keys, s.items.as_deref(), item),
-            };
-            let element = match element {
+            let element = match element(relation, s, i, item) {
                 Ok(e) => e,
                 Err(e) => {
                     // Without its element's name nothing below it can be named: the list stops.
@@ -271,27 +266,17 @@ impl<'a> TypedSchema<'a> {
                     }
                 }
             }
-            (Value::Array(l), Value::Array(a)) if node.is_some() => {
-                let s = node.unwrap_or(Structural::empty());
-                let items = self.items(ty);
-                let name = |item: &Value| match relation(s) {
-                    Relation::Map(keys) => map_element(keys, s.items.as_deref(), item).ok(),
-                    Relation::Set => set_element(item).ok(),
-                    Relation::Atomic => None,
-                };
-                if matches!(relation(s), Relation::Atomic) {
-                    crate::json::dispose(Value::Array(std::mem::replace(l, a)));
-                } else {
+            (Value::Array(l), Value::Array(a)) => match node.map(|s| (s, relation(s))) {
+                Some((s, relation @ (Relation::Set | Relation::Map(_)))) => {
                     let live = std::mem::take(l);
-                    *l = self.merge_associative(items, live, a, &name);
+                    *l = self.merge_associative(self.items(ty), s, relation, live, a);
                 }
-            }
+                _ => crate::json::dispose(Value::Array(std::mem::replace(l, a))),
+            },
             (live, applied) => crate::json::dispose(std::mem::replace(live, applied)),
         }
     }
-}
 
-impl<'a> TypedSchema<'a> {
     /// structured-merge-diff's merge of an associative list (`mergeListItems`): items are
     /// named by their keys (or value); those in both lists are merged and come in the applied
     /// list's order, the applied list's new ones where it puts them among those, and the
@@ -299,16 +284,17 @@ impl<'a> TypedSchema<'a> {
     fn merge_associative(
         &self,
         items: Ty<'a>,
+        s: &Structural,
+        relation: Relation<'_>,
         live: Vec<Value>,
         applied: Vec<Value>,
-        name: &dyn Fn(&Value) -> Option<String>,
     ) -> Vec<Value> {
         use std::collections::{HashMap, VecDeque};
         let names = |list: &[Value]| -> Vec<String> {
             list.iter()
                 .enumerate()
                 // A nameless item gets a name no other item has.
-                .map(|(i, v)| name(v).unwrap_or_else(|| format!("\0{i}")))
+                .map(|(i, v)| element(relation, s, i, v).unwrap_or_else(|_| format!("\0{i}")))
                 .collect()
         };
         let (lhs, rhs) = (names(&live), names(&applied));
@@ -404,6 +390,16 @@ fn relation(s: &Structural) -> Relation<'_> {
     }
 }
 
+/// The name of item `i` of the list `s` in a path: `[i]`, `[="a"]` or `[name="a",port=80]`,
+/// or why it has none.
+fn element(relation: Relation<'_>, s: &Structural, i: usize, item: &Value) -> Result<String, String> {
+    match relation {
+        Relation::Atomic => Ok(format!("[{i}]")),
+        Relation::Set => set_element(item),
+        Relation::Map(keys) => map_element(keys, s.items.as_deref(), item),
+    }
+}
+
 /// `[="a"]`, or why a set's item has no name.
 fn set_element(item: &Value) -> Result<String, String> {
     match item {
@@ -450,11 +446,7 @@ fn map_element(keys: &[String], items: Option<&Structural>, item: &Value) -> Res
 fn value_string(v: &Value) -> String {
     kstruct_schema::grow(|| match v {
         Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) => i.to_string(),
-            None => format_float_g(n.as_f64().unwrap_or(0.0)),
-        },
+        Value::Bool(_) | Value::Number(_) => sprint_v(v),
         Value::String(s) => quote(s),
         Value::Array(items) => format!("[{}]", items.iter().map(value_string).collect::<Vec<_>>().join(",")),
         Value::Object(m) => m.iter().map(|(k, v)| format!("{k}={}", value_string(v))).collect(),

@@ -18,7 +18,7 @@ use super::{format_float_g, quote};
 /// ```
 pub fn sprint_v(v: &Value) -> String {
     let mut out = String::new();
-    write_v(&mut out, v);
+    write(&mut out, v, false, false);
     out
 }
 
@@ -35,7 +35,7 @@ pub fn sprint_v(v: &Value) -> String {
 /// ```
 pub fn sprint_sharp_v(v: &Value) -> String {
     let mut out = String::new();
-    write_sharp_v(&mut out, v, false);
+    write(&mut out, v, true, false);
     out
 }
 
@@ -65,66 +65,41 @@ fn number(n: &serde_json::Number) -> String {
     }
 }
 
-fn write_v(out: &mut String, v: &Value) {
+/// `%v` (`sharp` false) or `%#v` (`sharp` true) of `v`; `nested` inside a map or list.
+fn write(out: &mut String, v: &Value, sharp: bool, nested: bool) {
     crate::grow(|| match v {
+        Value::Null if sharp && nested => out.push_str("interface {}(nil)"),
         Value::Null => out.push_str("<nil>"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => out.push_str(&number(n)),
+        Value::String(s) if sharp => out.push_str(&quote(s)),
         Value::String(s) => out.push_str(s),
         Value::Array(items) => {
-            out.push('[');
+            out.push_str(if sharp { "[]interface {}{" } else { "[" });
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
-                    out.push(' ');
+                    out.push_str(if sharp { ", " } else { " " });
                 }
-                write_v(out, item);
+                write(out, item, sharp, true);
             }
-            out.push(']');
+            out.push(if sharp { '}' } else { ']' });
         }
         Value::Object(m) => {
-            out.push_str("map[");
+            out.push_str(if sharp { "map[string]interface {}{" } else { "map[" });
             // Keys are a `BTreeMap`'s, in byte order: `fmt` sorts string keys the same way.
             for (i, (k, item)) in m.iter().enumerate() {
                 if i > 0 {
-                    out.push(' ');
+                    out.push_str(if sharp { ", " } else { " " });
                 }
-                out.push_str(k);
+                if sharp {
+                    out.push_str(&quote(k));
+                } else {
+                    out.push_str(k);
+                }
                 out.push(':');
-                write_v(out, item);
+                write(out, item, sharp, true);
             }
-            out.push(']');
-        }
-    })
-}
-
-fn write_sharp_v(out: &mut String, v: &Value, nested: bool) {
-    crate::grow(|| match v {
-        Value::Null if nested => out.push_str("interface {}(nil)"),
-        Value::Null => out.push_str("<nil>"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => out.push_str(&number(n)),
-        Value::String(s) => out.push_str(&quote(s)),
-        Value::Array(items) => {
-            out.push_str("[]interface {}{");
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_sharp_v(out, item, true);
-            }
-            out.push('}');
-        }
-        Value::Object(m) => {
-            out.push_str("map[string]interface {}{");
-            for (i, (k, item)) in m.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                out.push_str(&quote(k));
-                out.push(':');
-                write_sharp_v(out, item, true);
-            }
-            out.push('}');
+            out.push(if sharp { '}' } else { ']' });
         }
     })
 }
