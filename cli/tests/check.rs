@@ -123,7 +123,7 @@ checked 3 objects against 1 CRD in 3 files: 1 ok, 2 with errors, 0 skipped
 }
 
 #[test]
-fn positions_hold_in_documents_libyaml_reads_and_saphyr_refuses() {
+fn positions_hold_in_documents_only_libyaml_reads() {
     // A flow sequence closed at its mapping's indentation, with a trailing comma (as Tekton's
     // examples write them), and a key YAML 1.1 reads as a boolean.
     let widget = "apiVersion: example.com/v1
@@ -581,7 +581,7 @@ checked 2 objects against 1 CRD in 11 files: 1 ok, 1 with errors, 8 skipped
         template["messages"][0]
             .as_str()
             .unwrap()
-            .starts_with("the object provided is unrecognized: yaml: line 7: "),
+            .starts_with("the object provided is unrecognized: yaml: line 6: "),
         "{template}"
     );
     assert_eq!(by_file("noversion.yaml")["messages"], serde_json::json!([]));

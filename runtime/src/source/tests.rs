@@ -277,7 +277,7 @@ mod properties {
 
 #[test]
 fn flow_sequences_closed_at_the_mappings_indentation_keep_positions() {
-    // libyaml reads these (Tekton's examples write them); saphyr needs them re-indented.
+    // go-yaml reads these (Tekton's examples write them), and the map holds their positions.
     let yaml = "spec:\n  x: 1\n  args: [\n    \"x\",\n  ]\n  after: [ a, {k: 1},\n]\n  last: 2\n";
     let map = SourceMap::yaml(yaml.as_bytes()).unwrap();
     assert_eq!(map.locate("spec.x"), Some(pos(2, 3)));

@@ -46,6 +46,20 @@ pub struct Error {
     message: String,
     line: Option<usize>,
     column: Option<usize>,
+    context: Option<Context>,
+}
+
+/// What the parser was reading when a syntax error stopped it, and where that starts: a
+/// quoted scalar left open, the block mapping a line does not fit. libyaml records it;
+/// go-yaml's message leaves it out, so it is for people only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Context {
+    /// libyaml's words, e.g. `while scanning a quoted scalar`.
+    pub text: &'static str,
+    /// 1-based line where it starts.
+    pub line: usize,
+    /// 1-based column (in characters) where it starts.
+    pub column: usize,
 }
 
 impl Error {
@@ -55,7 +69,19 @@ impl Error {
             message: message.into(),
             line: None,
             column: None,
+            context: None,
         }
+    }
+
+    pub(super) fn with_context(mut self, context: Context) -> Self {
+        self.context = Some(context);
+        self
+    }
+
+    /// What the parser was reading, for a syntax error whose cause starts before the place
+    /// where it was found (an unclosed quote, say).
+    pub fn context(&self) -> Option<Context> {
+        self.context
     }
 
     pub(super) fn at(mut self, line: usize, column: usize) -> Self {

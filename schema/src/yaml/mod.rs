@@ -28,44 +28,24 @@
 //! from untrusted input can nest up to 10,000 levels; drop them with
 //! [`dispose`] on threads with small stacks.
 //!
+//! # The parser is go-yaml's
+//!
+//! The reader, scanner and parser implement the algorithm go-yaml v2 runs (its port of
+//! libyaml, YAML 1.1) rule for rule: the same documents are accepted and read to the same
+//! values, and syntax errors carry go-yaml's text and line. That includes the leniencies the
+//! server has and a YAML 1.2 parser lacks (a quoted scalar continued at any indentation, a
+//! flow collection's lines at any indentation, tabs after a key's `:`, `\'` in double
+//! quotes, a root flow collection ending the document), its refusals (tabs where a token may
+//! start, `\/`, `[a?b]`, simple keys longer than 1024 characters, `%YAML` other than 1.1,
+//! more than 10,000 levels), NEL, U+2028 and U+2029 as line breaks, and go-yaml's own quirks
+//! (a flow collection as a key, a byte-order mark inside a document). The reader decodes in
+//! libyaml's 512-byte windows, so a bad byte is found when go-yaml would find it: after a
+//! syntax error that comes before it, never beyond the end of the first document's window.
+//! `testdata/go_expected.jsonl` pins go-yaml v2.4.0's results on the documents of
+//! `testdata/go_corpus.txt`.
+//!
 //! # DIVERGENCES
 //!
-//! The parser is saphyr (YAML 1.2); go-yaml's is libyaml (YAML 1.1). This
-//! module re-creates libyaml's behaviour where the two differ in ways that
-//! matter in practice, and `testdata/go_expected.jsonl` pins the results
-//! of go-yaml v2.4.0 on 360 documents: libyaml's tab rules (tabs where a
-//! token may start, in plain-scalar continuation and block-scalar
-//! indentation; allowed after a simple key's `:`, in flow context and in
-//! quoted scalars), the `\'` escape it knows and the `\/` escape it does
-//! not, anchor names outside `[0-9A-Za-z_-]`, `%YAML` versions other than
-//! 1.1, unknown directives, the 10,000-level nesting limit, the end of a
-//! document after `...` or after a root flow collection, control characters
-//! and invalid UTF-8/UTF-16. Where saphyr rejects text libyaml accepts with
-//! the same meaning, the text is rewritten and parsed again (at most 64
-//! times per document). What remains different:
-//!
-//! - Syntax error *texts* are translated from saphyr's to libyaml's where the
-//!   two name the same problem, and positioned as libyaml does in the common
-//!   cases; where the parsers notice a problem at different places the line
-//!   in the message can differ, and some saphyr texts have no libyaml
-//!   counterpart (they are passed on as `yaml: line N: <saphyr text>`).
-//! - Flow collections (`[`/`{`) nested deeper than 255 levels: saphyr's limit.
-//!   Go accepts up to 10,000; here that is an [`ErrorKind::Limit`] error, or
-//!   go-yaml's own error when the input also exceeds 10,000.
-//! - Plain scalars that libyaml ends where YAML 1.2 does not (`[a?b]`, an
-//!   error for libyaml), simple keys longer than 1024 characters, a byte
-//!   order mark inside a document, `...` at the start of a document, and
-//!   tabs after `-`/`?`/a line-leading `:` that only precede a comment or
-//!   the line end: libyaml rejects these, this module does not.
-//! - NEL, U+2028 and U+2029 are line breaks for libyaml but not for saphyr,
-//!   which shifts line numbers after them, and lets them stand inside block
-//!   plain scalars and between flow tokens where libyaml finds a line break
-//!   it rejects. (Inside a flow mapping's implicit key they count as line
-//!   breaks here too, as libyaml counts them.)
-//! - go-yaml reads input lazily and only the first document, so it can miss
-//!   invalid UTF-8 or control characters far beyond that document's end (and
-//!   report a syntax error that precedes them by more than its 512-byte read
-//!   buffer first); this module checks all input before parsing.
 //! - Go iterates maps in random order. Where that makes Go's result random,
 //!   this module picks document order: which unsupported key is reported
 //!   first, and which value survives when two keys of one mapping stringify
@@ -89,11 +69,15 @@ mod emit;
 mod error;
 mod gofmt;
 mod parse;
+mod parser;
 mod reader;
 mod resolve;
+mod scanner;
 mod split;
 mod value;
 
+#[cfg(test)]
+mod generate;
 #[cfg(test)]
 mod tests;
 
@@ -104,8 +88,9 @@ use serde_json::Value;
 pub use convert::dispose;
 pub use decode::DuplicateKey;
 pub use emit::emit;
-pub use error::{Error, ErrorKind};
-pub use parse::{SaphyrText, saphyr_text};
+pub use error::{Context, Error, ErrorKind};
+pub use parser::{Event, EventKind};
+pub use scanner::{Mark, ScalarStyle};
 pub use split::{Document, DocumentBytes, split_document_bytes, split_documents};
 
 /// The JSON value of a document and the duplicate keys it contained.
@@ -142,8 +127,8 @@ type Stages = (Result<Value, Error>, Vec<DuplicateKey>);
 
 /// Parses and decodes; the inner result is the conversion, which Go only
 /// attempts once decoding succeeded.
-fn stages(text: &str) -> Result<Stages, Error> {
-    let tree = parse::parse(text)?;
+fn stages(input: &reader::Input<'_>) -> Result<Stages, Error> {
+    let tree = parse::parse(input)?;
     let (decoded, duplicates) = decode::decode(&tree)?;
     drop(tree);
     Ok((convert::to_value(decoded), duplicates))
@@ -175,7 +160,7 @@ fn strict(stages: Stages) -> Result<Value, Error> {
 /// Any failure Go reports, in Go's order of precedence, plus the
 /// [`ErrorKind::Limit`] cases listed under DIVERGENCES.
 pub fn to_json(doc: &str) -> Result<Converted, Error> {
-    lenient(stages(reader::check_str(doc)?)?)
+    lenient(stages(&reader::from_str(doc))?)
 }
 
 /// [`to_json`] for raw bytes: BOMs select UTF-8 or UTF-16 and invalid
@@ -184,8 +169,7 @@ pub fn to_json(doc: &str) -> Result<Converted, Error> {
 /// # Errors
 /// As [`to_json`], plus [`ErrorKind::Reader`] for undecodable input.
 pub fn to_json_bytes(doc: &[u8]) -> Result<Converted, Error> {
-    let text = reader::decode(doc)?;
-    lenient(stages(&text)?)
+    lenient(stages(&reader::decode(doc))?)
 }
 
 /// `YAMLToJSONStrict`: like [`to_json`], but duplicate keys are an error
@@ -194,7 +178,7 @@ pub fn to_json_bytes(doc: &[u8]) -> Result<Converted, Error> {
 /// # Errors
 /// As [`to_json`], plus [`ErrorKind::Duplicate`].
 pub fn to_json_strict(doc: &str) -> Result<Value, Error> {
-    strict(stages(reader::check_str(doc)?)?)
+    strict(stages(&reader::from_str(doc))?)
 }
 
 /// [`to_json_strict`] for raw bytes.
@@ -202,8 +186,7 @@ pub fn to_json_strict(doc: &str) -> Result<Value, Error> {
 /// # Errors
 /// As [`to_json_strict`], plus [`ErrorKind::Reader`].
 pub fn to_json_strict_bytes(doc: &[u8]) -> Result<Value, Error> {
-    let text = reader::decode(doc)?;
-    strict(stages(&text)?)
+    strict(stages(&reader::decode(doc))?)
 }
 
 /// The JSON key [`to_json`] makes of a mapping key written as `value`: a plain (unquoted,
@@ -224,4 +207,50 @@ pub fn json_key(value: &str, plain: bool) -> Option<String> {
     }
     let resolved = resolve::scalar_value("", true, value).ok()?;
     convert::key_string(&resolved)
+}
+
+/// The events of the first document of `text` as go-yaml's parser delivers them, up to and
+/// including that document's end (or the stream's end, for a text without documents). The
+/// bytes are read as [`to_json_bytes`] reads them.
+///
+/// ```
+/// use kstruct_schema::yaml::{events, EventKind};
+/// let evs = events(b"a: [1, *x]\n").unwrap_err();
+/// assert_eq!(evs.message(), "yaml: unknown anchor 'x' referenced");
+/// let evs = events(b"spec:\n  size: 3\n").unwrap();
+/// let key = &evs[3];
+/// assert!(matches!(&key.kind, EventKind::Scalar { value, .. } if value == "size"));
+/// assert_eq!((key.start.line, key.start.column), (1, 2));
+/// ```
+///
+/// # Errors
+/// The reader's and parser's errors, as [`to_json_bytes`] reports them; an alias to an
+/// anchor not defined before it.
+pub fn events(text: &[u8]) -> Result<Vec<Event>, Error> {
+    let input = reader::decode(text);
+    let mut events = parse::Events::new(&input);
+    let mut out = Vec::new();
+    let mut anchors = std::collections::HashSet::new();
+    loop {
+        let ev = events.next()?;
+        let end = matches!(ev.kind, EventKind::DocumentEnd | EventKind::StreamEnd);
+        match &ev.kind {
+            EventKind::Alias { anchor } if !anchors.contains(anchor) => {
+                return Err(
+                    Error::new(ErrorKind::Decode, format!("yaml: unknown anchor '{anchor}' referenced"))
+                        .at(ev.start.line + 1, ev.start.column + 1),
+                );
+            }
+            EventKind::Scalar { anchor: Some(a), .. }
+            | EventKind::SequenceStart { anchor: Some(a), .. }
+            | EventKind::MappingStart { anchor: Some(a), .. } => {
+                anchors.insert(a.clone());
+            }
+            _ => {}
+        }
+        out.push(ev);
+        if end {
+            return Ok(out);
+        }
+    }
 }

@@ -661,11 +661,11 @@ fn deep_block_nesting_converts_up_to_go_yaml_limit() {
 #[test]
 fn deep_flow_nesting() {
     let nested = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
-    let v = on_small_stack(move || to_json(&nested(255)).map(|c| dispose(c.value)).is_ok());
+    // go-yaml takes up to 10,000 levels of flow collections (JSON's own limit is the same).
+    let v = on_small_stack(move || to_json(&nested(9_999)).map(|c| dispose(c.value)).is_ok());
     assert!(v);
-    // saphyr stops at 256 levels; go-yaml would go on to 10000.
-    let e = on_small_stack(move || err(&nested(300)));
-    assert_eq!(e.kind(), ErrorKind::Limit);
+    let e = on_small_stack(move || err(&nested(10_001)));
+    assert_eq!(e.message(), "yaml: exceeded max depth of 10000");
     let e = on_small_stack(move || err(&format!("a:\n  {}", nested(10_001))));
     assert_eq!(
         (e.kind(), e.message()),
@@ -873,7 +873,7 @@ fn outcome(r: Result<Value, Error>) -> Value {
 
 /// Inputs whose Go result this module deliberately or knowingly differs
 /// from (see the DIVERGENCES list in mod.rs), by index in the corpus.
-const KNOWN_GO_DIFFERENCES: &[usize] = &[261];
+const KNOWN_GO_DIFFERENCES: &[usize] = &[];
 
 #[test]
 fn matches_go_yaml_v2_on_the_corpus() {
@@ -898,7 +898,7 @@ fn matches_go_yaml_v2_on_the_corpus() {
 
 #[test]
 fn a_lone_dash_in_flow_context_is_a_plain_scalar() {
-    // libyaml starts a plain scalar at `-` followed by a flow indicator; saphyr does not.
+    // libyaml starts a plain scalar at `-` followed by a flow indicator.
     assert_eq!(
         conv("a: [-, -]\nb: {x: -, -: z}\nc: [-1, -x]\n"),
         json!({"a": ["-", "-"], "b": {"x": "-", "-": "z"}, "c": [-1, "-x"]})
@@ -971,4 +971,257 @@ fn flow_collections_as_libyaml_reads_them() {
     assert_eq!(conv("{? a\n: 1}"), json!({"a": 1}));
     assert_eq!(conv("{ ?\n a\n : 1}"), json!({"a": 1}));
     assert_eq!(conv("{\"a\": 1,\n \"b\": 2}"), json!({"a": 1, "b": 2}));
+}
+
+mod generated {
+    use proptest::prelude::*;
+
+    use super::super::generate::{self, Rng};
+    use super::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        /// Every layout go-yaml reads (quoted and plain scalars continued at any legal
+        /// indentation, flow collections over lines at any indentation, tabs after a key's
+        /// `:`, comments, every line-break style) reads back as the value it was written from.
+        #[test]
+        fn texts_in_the_layouts_go_yaml_reads_read_back(seed in any::<u64>()) {
+            let mut rng = Rng::new(seed);
+            let v = generate::value(&mut rng, 3);
+            let text = generate::text(&mut rng, &v);
+            match to_json(&text) {
+                Ok(c) => prop_assert_eq!(&c.value, &v, "{:?}", text),
+                Err(e) => prop_assert!(false, "{:?}: {}", text, e),
+            }
+        }
+    }
+}
+
+/// Differential test against go-yaml itself: random texts (the generator's, and random edits
+/// of them) through kstruct's reader and through go-yaml v2 via the harness in
+/// `testdata/harness` (see `testdata/README.md` to build it). Run with
+/// `KSTRUCT_GO_YAML=/tmp/goh cargo test -p kstruct-schema --lib -- --ignored against_go_yaml`;
+/// `KSTRUCT_YAML_CASES` sets the number of texts (default 20,000), `KSTRUCT_YAML_SEED` the
+/// first seed.
+#[test]
+#[ignore = "needs go-yaml's harness binary (KSTRUCT_GO_YAML)"]
+fn against_go_yaml() {
+    use super::generate::{self, Rng};
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+
+    let Ok(harness) = std::env::var("KSTRUCT_GO_YAML") else {
+        eprintln!("*** SKIPPED against_go_yaml: KSTRUCT_GO_YAML is not set ***");
+        return;
+    };
+    let cases: usize = std::env::var("KSTRUCT_YAML_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_000);
+    let first: u64 = std::env::var("KSTRUCT_YAML_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    let mut docs = Vec::new();
+    // Or given texts (separated by `\n#####\n`), such as real repositories' files.
+    let given = std::env::var("KSTRUCT_YAML_INPUT")
+        .ok()
+        .map(|p| std::fs::read_to_string(p).expect("read the texts"));
+    if let Some(given) = &given {
+        docs.extend(
+            given
+                .split("\n#####\n")
+                .enumerate()
+                .map(|(i, t)| (i as u64, t.to_owned())),
+        );
+    }
+    for seed in (first..first + cases as u64).filter(|_| given.is_none()) {
+        let mut rng = Rng::new(seed);
+        let v = generate::value(&mut rng, 3);
+        let mut text = generate::text(&mut rng, &v);
+        if rng.chance(70) {
+            text = generate::mutate(&mut rng, &text);
+        }
+        if !text.contains("\n#####\n") && !text.ends_with("\n#####") && !text.starts_with("#####\n") {
+            docs.push((seed, text));
+        }
+    }
+    if let Ok(path) = std::env::var("KSTRUCT_YAML_DUMP") {
+        let all = docs
+            .iter()
+            .map(|(_, t)| t.as_str())
+            .collect::<Vec<_>>()
+            .join("\n#####\n");
+        std::fs::write(path, all).expect("dump the texts");
+    }
+    let run = || {
+        let mut child = Command::new(&harness)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("run the go-yaml harness");
+        let input = docs
+            .iter()
+            .map(|(_, t)| t.as_str())
+            .collect::<Vec<_>>()
+            .join("\n#####\n");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+        let out = child.wait_with_output().expect("harness output");
+        writer.join().expect("writer").expect("write");
+        String::from_utf8(out.stdout).expect("UTF-8 output")
+    };
+    // Go randomises map iteration: a result that differs between two runs may be either.
+    let (first_run, second_run) = (run(), run());
+    let first_run: Vec<&str> = first_run.lines().collect();
+    let second_run: Vec<&str> = second_run.lines().collect();
+    assert_eq!(first_run.len(), docs.len());
+    let mut differing = 0;
+    for (i, (seed, doc)) in docs.iter().enumerate() {
+        let got = json!({
+            "lenient": outcome(to_json(doc).map(|c| c.value)),
+            "strict": outcome(to_json_strict(doc)),
+        });
+        let want: Value = serde_json::from_str(first_run[i]).expect("harness JSON");
+        let want2: Value = serde_json::from_str(second_run[i]).expect("harness JSON");
+        if got != want && got != want2 {
+            differing += 1;
+            if differing <= 30 {
+                eprintln!("seed {seed}: {doc:?}\n   go:   {want}\n   here: {got}");
+            }
+        }
+    }
+    let errors = first_run
+        .iter()
+        .filter(|l| l.contains("\"lenient\":{\"error\""))
+        .count();
+    eprintln!(
+        "{} texts ({errors} refused by go-yaml), {differing} differ from go-yaml",
+        docs.len()
+    );
+    assert_eq!(differing, 0);
+}
+
+// What go-yaml (the server's YAML reader) accepts and refuses where a YAML 1.2 parser would
+// not, each class with its own text; every expectation here is go-yaml v2.4.0's output.
+
+#[test]
+fn quoted_scalars_continue_at_any_indentation() {
+    let doc = "spec:\n  description: \"A note whose text\n  goes on below its key\"\n  other: 'single\n quoted, left of the key'\n";
+    assert_eq!(
+        conv(doc),
+        json!({"spec": {"description": "A note whose text goes on below its key", "other": "single quoted, left of the key"}})
+    );
+}
+
+#[test]
+fn flow_collections_span_lines_at_any_indentation() {
+    // argo-workflows writes shell scripts this way: the closing `']` at the key's column.
+    let doc = "spec:\n  args: ['\n    echo hi\n  ']\n  more: [a,\nb,\n        c\n]\n";
+    assert_eq!(
+        conv(doc),
+        json!({"spec": {"args": [" echo hi "], "more": ["a", "b", "c"]}})
+    );
+}
+
+#[test]
+fn only_the_first_node_of_a_document_is_read() {
+    // go-yaml stops after the root node: what follows on later tokens is never parsed.
+    assert_eq!(conv("'text'&x junk\n"), json!("text"));
+    assert_eq!(conv("[1, 2] [3]\n"), json!([1, 2]));
+    assert_eq!(conv("a: 1\n...\n]]] }}}\n"), json!({"a": 1}));
+    assert_eq!(err_msg("\"a\" b: c\n"), "yaml: did not find expected key");
+}
+
+#[test]
+fn tabs_separate_after_a_keys_colon_and_in_flow_context_only() {
+    assert_eq!(conv("a:\t1\nb: [\t2,\t3\t]\n"), json!({"a": 1, "b": [2, 3]}));
+    assert_eq!(err_msg("-\tx\n"), "yaml: found character that cannot start any token");
+}
+
+#[test]
+fn nel_and_the_unicode_separators_break_lines() {
+    // NEL folds like LF; a line separator inside a quoted scalar is kept.
+    let doc = "a: 1\u{85}b: \"x\u{85} y\"\u{2028}c: \"p\u{2028}q\"\n";
+    assert_eq!(conv(doc), json!({"a": 1, "b": "x y", "c": "p\u{2028}q"}));
+    // Lines are counted with them.
+    assert_eq!(
+        err_msg("a: 1\u{2028}b: [\n"),
+        "yaml: line 2: did not find expected node content"
+    );
+}
+
+#[test]
+fn plain_scalars_in_flow_context_end_as_libyaml_ends_them() {
+    assert_eq!(err_msg("[a?b]\n"), "yaml: did not find expected ',' or ']'");
+    assert_eq!(conv("{a:b}\n"), json!({"a:b": null}));
+    assert_eq!(conv("[a: 1, b]\n"), json!([{"a": 1}, "b"]));
+    assert_eq!(err_msg("[? , b]\n"), "yaml: did not find expected ',' or ']'");
+}
+
+#[test]
+fn simple_keys_are_at_most_1024_characters() {
+    let ok = format!("{}: v\n", "k".repeat(1024));
+    assert_eq!(conv(&ok)["k".repeat(1024)], json!("v"));
+    let long = format!("{}: v\n", "k".repeat(1025));
+    assert_eq!(err_msg(&long), "yaml: mapping values are not allowed in this context");
+}
+
+#[test]
+fn a_byte_order_mark_inside_a_document_is_a_character() {
+    assert_eq!(conv("a: 1\n\u{feff}b: 2\n"), json!({"a": 1, "\u{feff}b": 2}));
+    // go-yaml looks for the mark at the start of its read buffer, not at the line: with a
+    // second mark first in the text, every line start skips a character.
+    assert_eq!(
+        err_msg("\u{feff}\u{feff}a: 1\nb: 2\n"),
+        "yaml: line 1: did not find expected key"
+    );
+}
+
+#[test]
+fn directives_and_document_markers_as_libyaml_takes_them() {
+    assert_eq!(err_msg("...\na: 1\n"), "yaml: did not find expected node content");
+    assert_eq!(
+        err_msg("%YAML 1.2\n---\na: 1\n"),
+        "yaml: found incompatible YAML document"
+    );
+    assert_eq!(
+        conv("%YAML 1.1\n%TAG !e! tag:example.com,2000:\n---\na: !e!x 1\n"),
+        json!({"a": "1"})
+    );
+}
+
+#[test]
+fn a_bad_byte_is_found_when_go_yaml_reads_its_window() {
+    // Beyond the first 512-byte window, after the document's end: never read.
+    let mut late = b"a: 1\n...\n".to_vec();
+    late.extend(b"# filler\n".repeat(70));
+    late.push(0xff);
+    assert_eq!(to_json_bytes(&late).map(|c| c.value).ok(), Some(json!({"a": 1})));
+    // In the first window: read before anything is parsed.
+    let early = b"a: 1\n...\n\xff".to_vec();
+    assert_eq!(
+        to_json_bytes(&early)
+            .map(|c| c.value)
+            .map_err(|e| e.message().to_owned()),
+        Err("yaml: invalid leading UTF-8 octet".to_owned())
+    );
+    // A syntax error in an earlier window comes first; in the same window, the reader's.
+    let mut syntax = b"a: b: c\n".to_vec();
+    syntax.extend(b"# filler\n".repeat(70));
+    syntax.extend(b"\xff\n");
+    let e = to_json_bytes(&syntax).map(|c| c.value).unwrap_err();
+    assert_eq!(e.message(), "yaml: mapping values are not allowed in this context");
+    let e = to_json_bytes(b"a: b: c\n\xff\n").map(|c| c.value).unwrap_err();
+    assert_eq!(e.message(), "yaml: invalid leading UTF-8 octet");
+}
+
+#[test]
+fn a_syntax_error_says_what_was_being_read_and_where_it_starts() {
+    let e = err("a: 1\nb: \"open\nc: 3\n");
+    assert_eq!(e.message(), "yaml: line 4: found unexpected end of stream");
+    assert_eq!((e.line(), e.column()), (Some(4), Some(1)));
+    let c = e.context().expect("context");
+    assert_eq!((c.text, c.line, c.column), ("while scanning a quoted scalar", 2, 4));
 }

@@ -94,3 +94,19 @@ for levels, widths, lasts in [(4, range(6, 10), range(1, 10, 2)), (5, range(4, 6
 cases.extend(sweep)
 open('go_corpus.txt','w').write("\n#####\n".join(cases))
 print(len(cases))
+# What go-yaml reads where a YAML 1.2 parser does not, and what it refuses.
+leniencies = [
+ 'spec:\n  description: "A note whose text\n  goes on below its key"\n  other: \'single\n quoted, left of the key\'\n',
+ "spec:\n  args: ['\n    echo hi\n  ']\n  more: [a,\nb,\n        c\n]\n",
+ '"a" b: c\n', "'text'&x junk\n", '[1, 2] [3]\n', 'a: 1\n...\n]]] }}}\n',
+ 'a:\t1\nb: [\t2,\t3\t]\n', '-\tx\n', '- \tx\n', 'a: 1\t# c\n', '? a\n:\tb\n',
+ 'a: 1\x85b: "x\x85 y"\u2028c: "p\u2028q"\n', 'a: 1\u2028b: [\n', 'a: 1\u2029b: |\n  x\u2029  y\n',
+ '[a?b]\n', '{a:b}\n', '[a: 1, b]\n', '[? , b]\n', '{? a, b: c}\n', '[a, b]: c\n', '{x: 1}: y\n',
+ 'k' * 1025 + ': v\n', 'k' * 1024 + ': v\n',
+ 'a: 1\n\ufeffb: 2\n', '\ufeff\ufeffa: 1\nb: 2\n',
+ '...\na: 1\n', '%YAML 1.2\n---\na: 1\n', '%YAML 1.1\n%TAG !e! tag:example.com,2000:\n---\na: !e!x 1\n',
+ 'a: "x\n---\ny"\n', "a: 'x\n...\n'\n", 'a:\n  b: 1\n c: 2\n', 'a: |\n  x\n\ty\n', 'a: b\n\tc: d\n',
+]
+cases.extend(leniencies)
+open('go_corpus.txt','w').write("\n#####\n".join(cases))
+print(len(cases))
