@@ -92,6 +92,10 @@ enum Command {
         /// 1.30). Default: 1.36, a 1.37 server's.
         #[arg(long, value_name = "MAJOR.MINOR", default_value_t = kstruct::cel::Compatibility::DEFAULT)]
         cel_compatibility: kstruct::cel::Compatibility,
+        /// Leave out files and directories below the inputs whose path matches GLOB
+        /// (`**/patches/**`), as `kstruct check --exclude` does. Repeatable.
+        #[arg(long, value_name = "GLOB")]
+        exclude: Vec<String>,
         /// CRD files (YAML or JSON, multi-document), directories (every .yaml, .yml and .json
         /// file below, in path order), or `-` for standard input.
         #[arg(required = true)]
@@ -547,9 +551,11 @@ pub fn main() -> ExitCode {
             schema,
             output,
             cel_compatibility,
+            exclude,
             files,
         } => commands::lint::run(
             &files,
+            &exclude,
             schema,
             &kstruct::lint::LintOptions { cel_compatibility },
             output,

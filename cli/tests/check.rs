@@ -162,11 +162,11 @@ fn json_lines_carry_the_servers_messages_and_positions() {
     );
     assert_eq!(
         lines[1],
-        r#"{"file":"widgets.yaml","document":1,"line":1,"apiVersion":"example.com/v1","kind":"Widget","namespace":null,"name":"a","outcome":"error","messages":["Widget in version \"v1\" cannot be handled as a Widget: strict decoding error: unknown field \"spec.ports[0].prot\", unknown field \"spec.replica\""],"unknownFields":[{"path":"spec.ports[0].prot","line":9,"column":5},{"path":"spec.replica","line":6,"column":3}],"duplicateFields":[],"validationErrors":[]}"#
+        r#"{"file":"widgets.yaml","document":1,"line":1,"apiVersion":"example.com/v1","kind":"Widget","namespace":"default","name":"a","outcome":"error","messages":["Widget in version \"v1\" cannot be handled as a Widget: strict decoding error: unknown field \"spec.ports[0].prot\", unknown field \"spec.replica\""],"unknownFields":[{"path":"spec.ports[0].prot","line":9,"column":5},{"path":"spec.replica","line":6,"column":3}],"duplicateFields":[],"validationErrors":[]}"#
     );
     assert_eq!(
         lines[2],
-        r#"{"file":"widgets.yaml","document":2,"line":11,"apiVersion":"example.com/v1","kind":"Widget","namespace":null,"name":"fine","outcome":"ok","messages":[],"unknownFields":[],"duplicateFields":[],"validationErrors":[]}"#
+        r#"{"file":"widgets.yaml","document":2,"line":11,"apiVersion":"example.com/v1","kind":"Widget","namespace":"default","name":"fine","outcome":"ok","messages":[],"unknownFields":[],"duplicateFields":[],"validationErrors":[]}"#
     );
     assert_eq!(
         lines[3],
@@ -1030,4 +1030,155 @@ fn help_says_what_is_validated_and_what_is_not() {
     );
     assert!(help.contains("--allow-no-objects"), "{help}");
     assert!(help.contains("--non-objects <WHAT>"), "{help}");
+}
+
+#[test]
+fn crd_patches_are_skipped_in_one_line_with_how_to_leave_them_out() {
+    let webhook = "# Enables a conversion webhook for the CRD
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  conversion:
+    strategy: Webhook
+";
+    let d = dir(&[
+        ("config/crd/widgets.yaml", CRD),
+        ("config/crd/patches/webhook_in_widgets.yaml", webhook),
+    ]);
+    let o = check_in(&d, &["--allow-no-objects", "config"], "");
+    assert_eq!(code(&o), 0, "{}{}", out(&o), err(&o));
+    assert_eq!(
+        out(&o),
+        "config/crd/patches/webhook_in_widgets.yaml:2:1: note: skipped: a patch of CRD \"widgets.example.com\", not a whole CRD (no spec.group, no spec.names); leave patch files out with --exclude '**/patches/**'
+checked 0 objects against 1 CRD in 2 files: 0 ok, 0 with errors, 1 skipped
+"
+    );
+    // Machines still get what the server would answer to creating it.
+    let lines = json_lines(&check_in(&d, &["--allow-no-objects", "config", "-o", "json"], ""));
+    let patch = lines
+        .iter()
+        .find(|l| l["file"] == "config/crd/patches/webhook_in_widgets.yaml")
+        .unwrap();
+    assert_eq!(patch["outcome"], "skipped");
+    assert_eq!(patch["messages"][1], "spec.group: Required value");
+    // Left out as the note says.
+    let o = check_in(&d, &["--allow-no-objects", "config", "--exclude", "**/patches/**"], "");
+    assert_eq!(
+        out(&o),
+        "checked 0 objects against 1 CRD in 1 file: 0 ok, 0 with errors, 0 skipped\n"
+    );
+}
+
+#[test]
+fn objects_are_reported_in_the_namespace_they_are_stored_in() {
+    let cluster = CRD
+        .replace("widgets.example.com", "gadgets.example.com")
+        .replace("Widget", "Gadget")
+        .replace("widget", "gadget")
+        .replace("Namespaced", "Cluster");
+    let objects = "apiVersion: example.com/v1
+kind: Widget
+metadata: {name: a}
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: b, namespace: team}
+---
+apiVersion: example.com/v1
+kind: Gadget
+metadata: {name: c, namespace: team}
+";
+    let d = dir(&[
+        ("crds.yaml", CRD),
+        ("gadgets.yaml", &cluster),
+        ("objects.yaml", objects),
+    ]);
+    let lines = json_lines(&check_in(
+        &d,
+        &[
+            "--crds",
+            "crds.yaml",
+            "--crds",
+            "gadgets.yaml",
+            "objects.yaml",
+            "-o",
+            "json",
+        ],
+        "",
+    ));
+    let ns: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["file"] == "objects.yaml")
+        .map(|l| &l["namespace"])
+        .collect();
+    assert_eq!(ns, [&Value::from("default"), &Value::from("team"), &Value::Null]);
+}
+
+#[test]
+fn document_findings_point_at_the_first_key_past_comments() {
+    let objects = "# Copyright 2026 The Authors
+# A widget without a CRD.
+
+apiVersion: example.com/v1
+kind: Sprocket
+metadata: {name: a}
+---
+  # indented comment
+
+apiVersion: example.com/v1
+kind: Sprocket
+metadata: {name: b}
+";
+    let d = dir(&[("crds.yaml", CRD), ("objects.yaml", objects)]);
+    let o = check_in(&d, &["--crds", "crds.yaml", "objects.yaml"], "");
+    let text = out(&o);
+    assert!(
+        text.starts_with("objects.yaml:4:1: error: no CRD for kind \"Sprocket\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nobjects.yaml:10:1: error: no CRD for kind \"Sprocket\""),
+        "{text}"
+    );
+    let lines = json_lines(&check_in(
+        &d,
+        &["--crds", "crds.yaml", "objects.yaml", "-o", "json"],
+        "",
+    ));
+    assert_eq!(
+        (&lines[1]["line"], &lines[2]["line"]),
+        (&Value::from(4), &Value::from(10))
+    );
+}
+
+#[test]
+fn yaml_syntax_errors_say_what_is_wrong_and_where_it_started() {
+    let broken = "apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: a
+  annotations:
+    note: \"never closed
+spec: {replicas: 1}
+";
+    let d = dir(&[("crds.yaml", CRD), ("broken.yaml", broken)]);
+    let o = check_in(&d, &["--crds", "crds.yaml", "broken.yaml"], "");
+    assert_eq!(code(&o), 1);
+    // For people: go-yaml's text and the quote that was never closed, not a dump of the body.
+    assert_eq!(
+        out(&o),
+        "broken.yaml:8:1: error: yaml: line 8: found unexpected end of stream
+broken.yaml:6:11: note: the quoted scalar starts here
+checked 1 object against 1 CRD in 2 files: 0 ok, 1 with errors, 0 skipped
+"
+    );
+    // Machines keep the server's message whole.
+    let lines = json_lines(&check_in(&d, &["--crds", "crds.yaml", "broken.yaml", "-o", "json"], ""));
+    let m = lines[1]["messages"][0].as_str().unwrap();
+    assert!(
+        m.starts_with("the object provided is unrecognized: yaml: line 8: found unexpected end of stream ("),
+        "{m}"
+    );
 }

@@ -1181,3 +1181,35 @@ fn lint_help_points_people_to_check() {
         "{help}"
     );
 }
+
+#[test]
+fn lint_ignores_documents_of_comments_only_and_skips_crd_patches_in_one_line() {
+    let dir = std::env::temp_dir().join(format!("kstruct-lint-patches-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("crd/patches")).unwrap();
+    // A license header before the first `---`: a document of comments, which nothing sends.
+    std::fs::write(
+        dir.join("crd/a.yaml"),
+        format!("# Copyright 2026 The Authors.\n# Licensed under Apache-2.0.\n---{CRD}"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("crd/patches/webhook_in_widgets.yaml"),
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  conversion:\n    strategy: Webhook\n",
+    )
+    .unwrap();
+    let o = kstruct(&["lint", dir.to_str().unwrap()], "");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    let patch = dir.join("crd/patches/webhook_in_widgets.yaml");
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "kstruct: note: {}:1: skipping a patch of CRD \"widgets.example.com\", not a whole CRD (no spec.group, no spec.names); leave patch files out with --exclude '**/patches/**'\n\
+             kstruct: linted 1 CRD in 2 files: 0 with errors, 1 document skipped (neither CRDs nor schemas)\n",
+            patch.display()
+        )
+    );
+    let o = kstruct(&["lint", "--exclude", "**/patches/**", dir.to_str().unwrap()], "");
+    assert_eq!(stderr(&o), "kstruct: linted 1 CRD in 1 file: 0 with errors\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -46,14 +46,16 @@ struct Counts {
 /// Lints every document of every input; `schema_mode` reads every document as a bare schema.
 pub fn run(
     paths: &[PathBuf],
+    exclude: &[String],
     schema_mode: bool,
     opts: &kstruct::lint::LintOptions,
     output: LintOutputArg,
 ) -> Result<Outcome, String> {
+    let excludes = super::check::collect::Excludes::new(exclude)?;
     let mut unreadable = 0usize;
     let mut inputs = Vec::new();
     for p in paths {
-        match expand(p) {
+        match expand(p, &excludes) {
             Ok(found) => {
                 for f in found {
                     match if f.as_os_str() == "-" {
@@ -213,13 +215,13 @@ fn sarif(out: &mut dyn Write, linted: &[Linted], schema_mode: bool) -> std::io::
     super::sarif::write(out, RULES, &findings)
 }
 
-/// A path as inputs: a directory gives every `.yaml`, `.yml` and `.json` file below it, in
-/// path order.
-fn expand(p: &FsPath) -> Result<Vec<PathBuf>, String> {
+/// A path as inputs: a directory gives every `.yaml`, `.yml` and `.json` file below it that
+/// `--exclude` leaves in, in path order.
+fn expand(p: &FsPath, excludes: &super::check::collect::Excludes) -> Result<Vec<PathBuf>, String> {
     if p.as_os_str() == "-" || !p.is_dir() {
         return Ok(vec![p.to_path_buf()]);
     }
-    let (files, unreadable) = kstruct::input::manifest_files(p, &|_| false);
+    let (files, unreadable) = kstruct::input::manifest_files(p, &|found| excludes.excluded(p, found));
     match unreadable.into_iter().next() {
         Some((dir, e)) => Err(format!("{}: {e}", dir.display())),
         None => Ok(files),
@@ -231,6 +233,8 @@ struct Source<'a> {
     text: &'a [u8],
     format: BodyFormat,
     start: Position,
+    /// Its first key, past comments: where findings about the whole document point.
+    content: Position,
 }
 
 impl Source<'_> {
@@ -258,6 +262,7 @@ fn sources<'a>(bytes: &'a [u8], raw: &'a [Doc], doc: &kstruct::input::Document, 
         text: &bytes[found.range.clone()],
         format: found.format,
         start: found.start,
+        content: found.content,
     })
 }
 
@@ -279,6 +284,7 @@ fn lint_input(
             },
             |s| s.start,
         );
+        let doc_content = source.as_ref().map_or(doc_start, |s| s.content);
         let value = match &doc.value {
             Err(e) => {
                 let line = match e {
@@ -295,6 +301,9 @@ fn lint_input(
                 });
                 continue;
             }
+            // Only comments (a license header before the first `---`): nothing to lint, as
+            // nothing is sent.
+            Ok(Value::Null) => continue,
             Ok(v) => v,
         };
         // `kubectl get crd -o yaml` writes a List of CRDs.
@@ -307,6 +316,15 @@ fn lint_input(
         // Built only when a finding needs a position.
         let mut map: Option<Option<SourceMap>> = None;
         for (i, item) in items {
+            let patch = (!schema_mode && kstruct::schema::crd::is_crd(item))
+                .then(|| super::check::non_objects::crd_patch(item))
+                .flatten();
+            if let Some(what) = patch {
+                counts.skipped += 1;
+                let hint = super::check::non_objects::exclude_hint(&input.origin);
+                eprintln!("kstruct: note: {}:{}: skipping {what}; {hint}", input.origin, doc.line);
+                continue;
+            }
             let Some(found) = lint_document(item, schema_mode, opts, counts) else {
                 note_skipped(item, &input.origin, doc.line);
                 continue;
@@ -332,7 +350,7 @@ fn lint_input(
                             .and_then(|(m, i)| m.locate(&format!("items[{i}]")))
                             .map(|p| p.offset_by(doc_start))
                     };
-                    located.or_else(item_start).unwrap_or(doc_start)
+                    located.or_else(item_start).unwrap_or(doc_content)
                 })
                 .collect();
             linted.push(Linted {

@@ -21,8 +21,11 @@ pub struct Doc {
     pub index: usize,
     /// Byte range of the document in the file.
     pub range: std::ops::Range<usize>,
-    /// Where the document starts in the file.
+    /// Where the document starts in the file (positions inside it are relative to this).
     pub start: Position,
+    /// Where its content starts: its first key or item, past the comments and blank lines
+    /// above it (what a finding about the whole document points at).
+    pub content: Position,
     pub format: BodyFormat,
     /// Why the stream could not be split here, if it could not.
     pub broken: Option<String>,
@@ -56,7 +59,7 @@ impl Excludes {
     /// Whether `p`, found below the input `root`, is left out: a glob matches its path
     /// relative to `root` or its name. The input itself is never matched, nor the path
     /// leading to it, so `.*` (hidden files) does not match everything below `.` or `../x`.
-    fn excluded(&self, root: &Path, p: &Path) -> bool {
+    pub fn excluded(&self, root: &Path, p: &Path) -> bool {
         let below = p.strip_prefix(root).unwrap_or(p);
         self.0.is_match(below) || p.file_name().is_some_and(|n| self.0.is_match(n))
     }
@@ -164,22 +167,42 @@ pub fn documents_of(bytes: &[u8], name: &str) -> Vec<Doc> {
                 }
                 Err(e) => (0..0, Some(e.to_string())),
             };
+            let start = if broken.is_some() {
+                Position {
+                    line: d.line,
+                    column: 1,
+                }
+            } else {
+                lines.position(range.start)
+            };
+            let content = match &broken {
+                None => lines.position(range.start + content_offset(&bytes[range.clone()])),
+                Some(_) => start,
+            };
             Doc {
                 index: d.index + 1,
-                start: if broken.is_some() {
-                    Position {
-                        line: d.line,
-                        column: 1,
-                    }
-                } else {
-                    lines.position(range.start)
-                },
+                start,
+                content,
                 range,
                 format: d.format,
                 broken,
             }
         })
         .collect()
+}
+
+/// The offset of a document's first key or item: past blank lines, comment lines and the
+/// white space before it (the start when there is none).
+fn content_offset(body: &[u8]) -> usize {
+    let mut offset = 0;
+    for line in body.split_inclusive(|&b| b == b'\n') {
+        let indent = line.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        match line.get(indent) {
+            None | Some(b'#') => offset += line.len(),
+            Some(_) => return offset + indent,
+        }
+    }
+    0
 }
 
 /// Line starts of a text, for positions of byte offsets in O(log n).

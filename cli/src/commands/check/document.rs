@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::catalog::{Added, Catalog, Origin};
 use super::collect::{Collected, Doc, File, LineIndex, documents};
 use super::non_objects::{self, Action};
-use super::{Field, Outcome, Report, Settings, hints};
+use super::{Field, Outcome, Report, Settings, SyntaxError, hints};
 use crate::commands::positions::{self, locate_nearest, object_source_path};
 
 /// The API groups the API server itself serves (no CRD declares their kinds); objects of
@@ -72,7 +72,8 @@ pub fn check_all(collected: &Collected, settings: &Settings, tick: &mut dyn FnMu
             // CRDs are large (the corpus' 35 MB of CRD YAML is ten times that as values) and
             // only their identity is needed once linted: what is kept is a skeleton.
             match &mut value {
-                Some(v) if kstruct::schema::crd::is_crd(v) => {
+                // A patch of a CRD is no CRD to check objects against.
+                Some(v) if kstruct::schema::crd::is_crd(v) && non_objects::crd_patch(v).is_none() => {
                     added.push((None, catalog.add(v, origin(file, doc.start))));
                     *v = skeleton(v);
                 }
@@ -107,7 +108,7 @@ pub fn check_all(collected: &Collected, settings: &Settings, tick: &mut dyn FnMu
             last_file = p.file;
         }
         let body = &file.bytes[p.doc.range.clone()];
-        let mut report = Report::new(&file.name, p.doc.index, p.doc.start);
+        let mut report = Report::new(&file.name, p.doc.index, p.doc.content);
         if let Some(why) = &p.doc.broken {
             report.outcome = Outcome::Error;
             report.messages.push(why.clone());
@@ -121,7 +122,7 @@ pub fn check_all(collected: &Collected, settings: &Settings, tick: &mut dyn FnMu
         let Some(value) = p.value else {
             // Unreadable: the API server's answer to these bytes, unless they are a template
             // (which seldom reads as YAML).
-            reject_unreadable(&mut report, body, p.doc.format);
+            reject_unreadable(&mut report, body, p.doc.format, p.doc.start);
             if let Some(a) = non_objects::template_action(body) {
                 let at = offset_position(body, a.offset, p.doc.start);
                 unrendered_template(&mut report, &a, at, settings);
@@ -153,7 +154,12 @@ pub fn check_all(collected: &Collected, settings: &Settings, tick: &mut dyn FnMu
             continue;
         }
         describe(&mut report, &value);
-        if let Some((_, a)) = added.first() {
+        if let Some(what) = (added.is_empty() && kstruct::schema::crd::is_crd(&value))
+            .then(|| non_objects::crd_patch(&value))
+            .flatten()
+        {
+            crd_patch_report(&mut report, &value, what, settings);
+        } else if let Some((_, a)) = added.first() {
             let map = if a.messages.is_empty() {
                 None
             } else {
@@ -263,16 +269,16 @@ fn crd_report(r: &mut Report, added: &Added, map: Option<&SourceMap>, prefix: &s
 
 /// The server's answer to a document that does not read: the rejection of an endpoint with no
 /// schema.
-fn reject_unreadable(r: &mut Report, body: &[u8], format: BodyFormat) {
+fn reject_unreadable(r: &mut Report, body: &[u8], format: BodyFormat, base: Position) {
     r.outcome = Outcome::Error;
-    if !refuse_without_schema(r, body, format) {
+    if !refuse_without_schema(r, body, format, base) {
         r.messages.push("the document could not be read".into());
     }
 }
 
-/// Adds to `r` the message (and its position) of an endpoint with no schema refusing `body`;
-/// false when it would accept it.
-fn refuse_without_schema(r: &mut Report, body: &[u8], format: BodyFormat) -> bool {
+/// Adds to `r` the message (and its position) of an endpoint with no schema refusing `body`,
+/// which starts at `base` in the file; false when it would accept it.
+fn refuse_without_schema(r: &mut Report, body: &[u8], format: BodyFormat, base: Position) -> bool {
     let options = DecodeOptions {
         field_validation: FieldValidation::Strict,
         format,
@@ -285,8 +291,11 @@ fn refuse_without_schema(r: &mut Report, body: &[u8], format: BodyFormat) -> boo
             r.message_at.push(
                 rejection
                     .position
-                    .map(|(line, column)| char_position(body, line, column, format).offset_by(r.start)),
+                    .map(|(line, column)| char_position(body, line, column, format).offset_by(base)),
             );
+            if rejection.position.is_some() {
+                r.syntax = Some(syntax_error(&rejection.cause, body, format, base));
+            }
             r.messages.push(rejection.message);
             true
         }
@@ -312,6 +321,17 @@ fn not_an_object(r: &mut Report, reason: String, at: Position, settings: &Settin
     r.hint = None;
 }
 
+/// Marks a document that is part of a CRD (a kustomize patch): one line for people, with how
+/// to leave such files out; machines also get the server's answer to creating it.
+fn crd_patch_report(r: &mut Report, value: &Value, what: String, settings: &Settings) {
+    r.messages = match kstruct::lint::lint_crd(value) {
+        Ok(errors) => errors.iter().map(ToString::to_string).collect(),
+        Err(e) => vec![e.to_string()],
+    };
+    let hint = non_objects::exclude_hint(&r.file);
+    not_an_object(r, format!("{what}; {hint}"), r.start, settings);
+}
+
 /// Marks a document that is a template still to be rendered, at its action `a`.
 fn unrendered_template(r: &mut Report, a: &Action, at: Position, settings: &Settings) {
     const SHOWN: usize = 60;
@@ -325,6 +345,28 @@ fn unrendered_template(r: &mut Report, a: &Action, at: Position, settings: &Sett
         format!("an unrendered template ({text}), not a Kubernetes object; check what it renders instead")
     };
     not_an_object(r, what, at, settings);
+}
+
+/// A syntax error for people: the decoder's own text (`cause`), and for YAML, where the
+/// construct the parser was reading starts (an unclosed quote, the mapping a line breaks).
+fn syntax_error(cause: &str, body: &[u8], format: BodyFormat, base: Position) -> SyntaxError {
+    let context = (format.resolve(body) != BodyFormat::Json)
+        .then(|| kstruct::schema::yaml::to_json_bytes(body).err()?.context())
+        .flatten()
+        .map(|c| {
+            let what = c
+                .text
+                .trim_start_matches("while scanning ")
+                .trim_start_matches("while parsing ")
+                .trim_start_matches("an ")
+                .trim_start_matches("a ");
+            let at = char_position(body, c.line, c.column, format).offset_by(base);
+            (format!("the {what} starts here"), at)
+        });
+    SyntaxError {
+        text: cause.to_string(),
+        context,
+    }
 }
 
 /// The position in the file of byte `offset` of a document that starts at `start`.
@@ -393,7 +435,7 @@ fn check_object(r: &mut Report, value: &Value, target: &Target<'_>, catalog: &Ca
     if let Some(missing) = non_objects::missing_identity(value) {
         // Without a kind the server refuses the body (machine outputs keep its message); a
         // body with a kind but no apiVersion, no client would send.
-        refuse_without_schema(r, target.body, target.format);
+        refuse_without_schema(r, target.body, target.format, target.start);
         match &action {
             Some(a) => unrendered_template(r, a, offset_position(target.body, a.offset, target.start), settings),
             // A kind without an apiVersion is an object with a mistake, not some other file.
@@ -412,11 +454,11 @@ fn check_object(r: &mut Report, value: &Value, target: &Target<'_>, catalog: &Ca
     }
     let (Some(api_version), Some(kind)) = (r.api_version.clone(), r.kind.clone()) else {
         // An apiVersion or kind that is not a string: the server's answer to it.
-        reject_unreadable(r, target.body, target.format);
+        reject_unreadable(r, target.body, target.format, target.start);
         return;
     };
     let Ok((group, version)) = parse_group_version(&api_version) else {
-        reject_unreadable(r, target.body, target.format);
+        reject_unreadable(r, target.body, target.format, target.start);
         return;
     };
     if skipped_by_flag(&settings.skip_kinds, group, version, &kind) {
@@ -475,6 +517,17 @@ fn check_object(r: &mut Report, value: &Value, target: &Target<'_>, catalog: &Ca
         r.hint = Some(format!("{} serves {}", crd.crd.name, served.join(", ")));
         return;
     }
+    // Where the object is stored: its own namespace, else the one kubectl sends it to
+    // (`default`); a cluster-scoped object has none (the server clears what it names).
+    r.namespace = match crd.crd.scope.as_str() {
+        "Cluster" => None,
+        _ => Some(
+            r.namespace
+                .take()
+                .filter(|ns| !ns.is_empty())
+                .unwrap_or_else(|| "default".into()),
+        ),
+    };
     decode(r, crd, version, value, target, settings);
 }
 
@@ -556,6 +609,9 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
                 vec![rejection.position.map(|(line, column)| {
                     char_position(target.body, line, column, target.format).offset_by(target.start)
                 })];
+            if rejection.position.is_some() {
+                r.syntax = Some(syntax_error(&rejection.cause, target.body, target.format, target.start));
+            }
             r.messages.push(rejection.message);
             if let Some(invalid) = rejection.invalid {
                 r.rules_checked = has_rules && !invalid.errors.iter().any(|e| e.detail.starts_with(RULES_NOT_CHECKED));

@@ -11,7 +11,7 @@ pub(crate) mod collect;
 mod document;
 mod hints;
 mod machine;
-mod non_objects;
+pub(crate) mod non_objects;
 mod text;
 
 use std::io::Write;
@@ -62,6 +62,15 @@ pub struct Field {
     pub message: Option<String>,
 }
 
+/// A syntax error said for people.
+#[derive(Debug, Clone)]
+pub struct SyntaxError {
+    /// The parser's own text (`yaml: line 8: found unexpected end of stream`).
+    pub text: String,
+    /// What the parser was reading and where it starts (`the quoted scalar starts here`).
+    pub context: Option<(String, Position)>,
+}
+
 /// The result of checking one document (or one item of a `kind: List`).
 #[derive(Debug, Clone)]
 pub struct Report {
@@ -89,6 +98,9 @@ pub struct Report {
     pub message_at: Vec<Option<Position>>,
     /// For people: a hint to go with the messages (did you mean, the refused CRD, ...).
     pub hint: Option<String>,
+    /// For people: the syntax error that refused the document, without the server's wrapping
+    /// (which dumps the start of the body), and where the construct it broke starts.
+    pub syntax: Option<SyntaxError>,
     pub unknown_fields: Vec<Field>,
     pub duplicate_fields: Vec<Field>,
     /// Each error of a create refused by validation, at its field.
@@ -125,6 +137,7 @@ impl Report {
             messages: Vec::new(),
             message_at: Vec::new(),
             hint: None,
+            syntax: None,
             unknown_fields: Vec::new(),
             duplicate_fields: Vec::new(),
             validation_errors: Vec::new(),

@@ -147,3 +147,71 @@ mod tests {
         assert_eq!(template_action(b"a: {b: {c: 1}}\n"), None);
     }
 }
+
+/// What a CustomResourceDefinition document that is only part of one lacks, said for people:
+/// kustomize patches (`config/crd/patches/webhook_in_widgets.yaml` sets `spec.conversion`,
+/// `cainjection_in_widgets.yaml` only an annotation) name the CRD they patch and leave out what
+/// every whole CRD has. `None` for a whole CRD, however broken: it has a group or names.
+pub fn crd_patch(v: &Value) -> Option<String> {
+    let spec = v.get("spec");
+    let has = |key: &str| spec.and_then(|s| s.get(key)).is_some_and(|x| !x.is_null());
+    if has("group") || has("names") {
+        return None;
+    }
+    let name = v.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default();
+    let what = if name.is_empty() {
+        "a patch of a CRD".to_string()
+    } else {
+        format!("a patch of CRD {name:?}")
+    };
+    Some(format!("{what}, not a whole CRD (no spec.group, no spec.names)"))
+}
+
+/// How to leave a file out of a run: `--exclude '**/patches/**'` when it sits in a `patches`
+/// directory (kubebuilder's layout), else its own name.
+pub fn exclude_hint(file: &str) -> String {
+    let path = std::path::Path::new(file);
+    let in_patches = path
+        .parent()
+        .is_some_and(|p| p.components().any(|c| c.as_os_str() == "patches"));
+    if in_patches {
+        return "leave patch files out with --exclude '**/patches/**'".into();
+    }
+    let name = path.file_name().map_or(file.into(), |n| n.to_string_lossy());
+    format!("leave patch files out with --exclude '{name}'")
+}
+
+#[cfg(test)]
+mod patch_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn crd_patches_are_told_from_whole_crds() {
+        let webhook = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "widgets.example.com"}, "spec": {"conversion": {"strategy": "Webhook"}}});
+        assert_eq!(
+            crd_patch(&webhook).as_deref(),
+            Some("a patch of CRD \"widgets.example.com\", not a whole CRD (no spec.group, no spec.names)")
+        );
+        let annotation = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"annotations": {"cert-manager.io/inject-ca-from": "x/y"}}});
+        assert!(crd_patch(&annotation).is_some());
+        // A whole CRD with mistakes is linted, not skipped.
+        let broken = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "widgets.example.com"}, "spec": {"group": "example.com"}});
+        assert_eq!(crd_patch(&broken), None);
+    }
+
+    #[test]
+    fn the_exclude_hint_names_the_patches_directory() {
+        assert_eq!(
+            exclude_hint("config/crd/patches/webhook_in_widgets.yaml"),
+            "leave patch files out with --exclude '**/patches/**'"
+        );
+        assert_eq!(
+            exclude_hint("deploy/crd-patch.yaml"),
+            "leave patch files out with --exclude 'crd-patch.yaml'"
+        );
+    }
+}

@@ -79,6 +79,14 @@ fn report(w: &mut dyn Write, r: &Report, verbose: bool) -> io::Result<()> {
         }
     };
     if r.unknown_fields.is_empty() && r.duplicate_fields.is_empty() && r.validation_errors.is_empty() {
+        if let Some(syntax) = &r.syntax {
+            // The server's message wraps the parser's with a dump of the body's first bytes.
+            say(w, &r.file, r.message_position(0), level, label, &syntax.text)?;
+            if let Some((what, at)) = &syntax.context {
+                say(w, &r.file, *at, NOTE, "note", what)?;
+            }
+            return hidden_note(w, r);
+        }
         for (i, m) in r.messages.iter().enumerate() {
             let at = r.message_position(i);
             let m = shorten(m);
