@@ -20,6 +20,9 @@ pub(crate) struct Crd {
     pub preserve_unknown_fields: bool,
     pub version: String,
     pub versions: Vec<Version>,
+    /// `spec.versions` was written as a list (Go's slice is then non-nil and prints `[]` when
+    /// empty; an absent one prints `null`).
+    pub versions_listed: bool,
     /// `spec.validation`: the schema all versions share, if they share one.
     pub validation: Option<Schema>,
     pub subresources: Option<Subresources>,
@@ -273,6 +276,7 @@ pub(crate) fn read(doc: &Value) -> Result<Crd, DecodeError> {
         };
     }
     let mut raw_versions = Vec::new();
+    crd.versions_listed = spec.get("versions").is_some_and(Value::is_array);
     for v in r.list(
         spec.get("versions"),
         T_SPEC,
@@ -388,7 +392,7 @@ fn hoist(crd: &mut Crd, raw: Vec<RawVersion>) {
     if columns_same {
         crd.columns = first.3.clone();
     }
-    if schemas_same && selectable_same {
+    if selectable_same {
         crd.selectable_fields = first.0.selectable_fields.clone();
     }
     for (mut v, schema, subresources, columns) in raw {
@@ -401,7 +405,7 @@ fn hoist(crd: &mut Crd, raw: Vec<RawVersion>) {
         if !columns_same {
             v.columns = columns;
         }
-        if schemas_same && selectable_same {
+        if selectable_same {
             v.selectable_fields.clear();
         }
         crd.versions.push(v);

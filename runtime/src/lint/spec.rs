@@ -163,7 +163,7 @@ fn spec(crd: &Crd, lint: &super::LintOptions, errs: &mut Vec<FieldError>) {
                 Some(s) => selectable(
                     &at,
                     &at.child("schema").child("openAPIV3Schema"),
-                    s,
+                    Some(s),
                     &v.selectable_fields,
                     errs,
                 ),
@@ -223,7 +223,9 @@ fn spec(crd: &Crd, lint: &super::LintOptions, errs: &mut Vec<FieldError>) {
         column(&spec.child("additionalPrinterColumns").index(i), c, errs);
     }
     if !crd.selectable_fields.is_empty() {
-        match crd.validation.as_ref().and_then(|s| s.open_api_v3_schema.as_ref()) {
+        // The top level asks for `spec.validation` only: an empty `schema: {}` in every
+        // version passes, and its fields are then checked against no schema.
+        match crd.validation.as_ref() {
             None => errs.push(invalid(
                 &spec.child("selectableFields"),
                 "",
@@ -232,7 +234,7 @@ fn spec(crd: &Crd, lint: &super::LintOptions, errs: &mut Vec<FieldError>) {
             Some(s) => selectable(
                 &spec,
                 &spec.child("schema.openAPIV3Schema"),
-                s,
+                s.open_api_v3_schema.as_ref(),
                 &crd.selectable_fields,
                 errs,
             ),
@@ -263,6 +265,9 @@ fn go_slice(items: impl Iterator<Item = String>) -> String {
 /// The internal versions as Go's `encoding/json` writes them (no JSON tags: Go's field
 /// names, zero values included), with what the conversion moved to the top level taken out.
 fn versions_json(crd: &Crd) -> String {
+    if crd.versions.is_empty() && crd.versions_listed {
+        return "[]".to_owned();
+    }
     go_slice(crd.versions.iter().map(version_json))
 }
 
@@ -439,17 +444,17 @@ fn column(at: &Path, c: &Column, errs: &mut Vec<FieldError>) {
 }
 
 /// `ValidateCustomResourceSelectableFields`, after converting the schema they refer to.
-fn selectable(at: &Path, schema_at: &Path, schema: &Value, fields: &[String], errs: &mut Vec<FieldError>) {
-    let structural = match kstruct_schema::convert::from_value(schema) {
-        Ok(Some(s)) => s,
-        Ok(None) => return,
-        Err(e) => {
+fn selectable(at: &Path, schema_at: &Path, schema: Option<&Value>, fields: &[String], errs: &mut Vec<FieldError>) {
+    let structural = match schema.map(kstruct_schema::convert::from_value) {
+        Some(Ok(s)) => s,
+        None => None,
+        Some(Err(e)) => {
             errs.push(FieldError::invalid(
                 schema_at,
                 BadValue::String(String::new()),
                 e.to_string(),
             ));
-            return;
+            None
         }
     };
     let list = at.child("selectableFields");
@@ -460,7 +465,12 @@ fn selectable(at: &Path, schema_at: &Path, schema: &Value, fields: &[String], er
             errs.push(FieldError::required(&p, ""));
             continue;
         }
-        match resolve_with(f, &structural, false) {
+        // Without a structural schema the server's path lookup dereferences nil (a panic it
+        // answers with an internal error): no finding is sure past the empty paths.
+        let Some(structural) = structural.as_ref() else {
+            return;
+        };
+        match resolve_with(f, structural, false) {
             Err(e) => errs.push(invalid(&p, f, format!("is an invalid path: {e}"))),
             Ok(found) => {
                 if found.root.as_deref() == Some("metadata") {
@@ -977,6 +987,81 @@ mod tests {
             got,
             [
                 "spec.versions[0].deprecationWarning: Invalid value: \"a\\ab\": must only contain printable UTF-8 characters; non-printable character found at index 1"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_empty_versions_list_prints_as_go_marshals_it() {
+        let got = lint(|d| d["spec"]["versions"] = json!([]));
+        assert_eq!(
+            got[0],
+            "spec.versions: Invalid value: []: must have exactly one version marked as storage version"
+        );
+        let got = lint(|d| {
+            d["spec"].as_object_mut().unwrap().remove("versions");
+        });
+        assert_eq!(
+            got[0],
+            "spec.versions: Invalid value: null: must have exactly one version marked as storage version"
+        );
+    }
+
+    #[test]
+    fn selectable_fields_identical_in_every_version_move_up_without_the_schemas() {
+        // Two schemas, one list of selectable fields: the list moves to the top level, the
+        // schemas stay per version, and the top level has no schema to check them against.
+        let got = lint(|d| {
+            version(d)["selectableFields"] = json!([{"jsonPath": ".spec.size"}]);
+            let mut v2 = version(d).clone();
+            v2["name"] = json!("v2");
+            v2["storage"] = json!(false);
+            v2["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["extra"] = json!({"type": "string"});
+            d["spec"]["versions"].as_array_mut().unwrap().push(v2);
+        });
+        assert_eq!(
+            got,
+            ["spec.selectableFields: Invalid value: \"\": may only be set when validations.schema is included"]
+        );
+        // A field without a path, wherever the list sits.
+        let got = lint(|d| version(d)["selectableFields"] = json!([{}, {"jsonPath": ".spec.size"}]));
+        assert_eq!(got, ["spec.selectableFields[0].jsonPath: Required value"]);
+        let got = lint(|d| {
+            let mut v2 = version(d).clone();
+            v2["name"] = json!("v2");
+            v2["storage"] = json!(false);
+            version(d)["selectableFields"] = json!([{}]);
+            d["spec"]["versions"].as_array_mut().unwrap().push(v2);
+        });
+        // Identical schemas move up while differing selectable fields stay: the version has no
+        // schema of its own left.
+        assert_eq!(
+            got,
+            [
+                "spec.versions[0].selectableFields: Invalid value: \"\": may only be set when `version.schema.openAPIV3Schema` is not included"
+            ]
+        );
+    }
+
+    #[test]
+    fn deprecation_warnings_read_from_yaml_as_the_server_reads_them() {
+        // NEL is a line break for the server's YAML reader (folded to a space in a quoted
+        // scalar); U+2028 stays, and is not printable.
+        let yaml = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\n\
+                    spec:\n  group: example.com\n  scope: Namespaced\n  names: {kind: Widget, plural: widgets}\n  versions:\n\
+                    \x20 - name: v1\n    served: true\n    storage: true\n    deprecated: true\n\
+                    \x20   deprecationWarning: \"use\u{85}v2 é\u{2028}now\"\n\
+                    \x20   schema: {openAPIV3Schema: {type: object}}\n";
+        let doc = kstruct_schema::yaml::to_json(yaml).unwrap().value;
+        let got: Vec<String> = crate::lint::lint_crd(&doc)
+            .unwrap()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "spec.versions[0].deprecationWarning: Invalid value: \"use v2 é\\u2028now\": must only contain printable UTF-8 characters; non-printable character found at index 9"
             ]
         );
     }
