@@ -62,7 +62,7 @@ pub enum Error {
     },
     /// The API server would reject the body (see [`Rejection`](Rejection)).
     #[error("{}", .0.message)]
-    Rejected(Rejection),
+    Rejected(Box<Rejection>),
     /// A `fieldValidation` value the API server does not accept (its 422 on the request's
     /// options).
     #[error("CreateOptions.meta.k8s.io \"\" is invalid: fieldValidation: Unsupported value: {}: supported values: \"\", \"Ignore\", \"Strict\", \"Warn\"", kstruct_schema::go::quote(.0))]
@@ -100,6 +100,8 @@ pub enum Error {
         /// Why: [`OPTIMISTIC_LOCK`](crate::decode::OPTIMISTIC_LOCK) for a stale
         /// `resourceVersion`.
         detail: String,
+        /// The warnings the server sends with the answer (see [`Rejection::warnings`]).
+        warnings: Vec<String>,
     },
     /// A JSON patch or merge patch of an object that is not stored (the server's 404).
     #[error("the object to patch does not exist")]
@@ -156,6 +158,31 @@ pub enum Error {
 }
 
 impl Error {
+    /// The warnings the server sends with this answer: fieldValidation Warn's, recorded
+    /// before an update, patch or create failed (400, 409 and 422 answers carry them).
+    pub fn warnings(&self) -> &[String] {
+        match self {
+            Error::Rejected(r) => &r.warnings,
+            Error::Conflict { warnings, .. } => warnings,
+            _ => &[],
+        }
+    }
+
+    /// This error, with `warnings` recorded before it.
+    pub(crate) fn with_warnings<S: AsRef<str>>(mut self, before: impl IntoIterator<Item = S>) -> Error {
+        let slot = match &mut self {
+            Error::Rejected(r) => Some(&mut r.warnings),
+            Error::Conflict { warnings, .. } => Some(warnings),
+            _ => None,
+        };
+        if let Some(warnings) = slot {
+            let later = std::mem::take(warnings);
+            warnings.extend(before.into_iter().map(|w| w.as_ref().to_string()));
+            warnings.extend(later);
+        }
+        self
+    }
+
     /// The API server's answer to this error, as a `metav1.Status`: 400 `BadRequest` for a
     /// body it rejects while decoding, 404 `NotFound` when nothing serves the object's kind or
     /// version, 500 `InternalError` otherwise.
@@ -289,17 +316,21 @@ pub struct Rejection {
     /// For a create refused by validation (422 `Invalid`): the field errors. `None` for the
     /// 400s of decoding.
     pub invalid: Option<Box<Invalid>>,
+    /// The warnings the server sends with this answer: what fieldValidation Warn recorded
+    /// before the request failed (`duplicate field "metadata"` beside a name it left empty).
+    pub warnings: Vec<String>,
 }
 
 /// The server's refusal with `message`: a 400 `BadRequest`, or with `invalid` a 422 `Invalid`.
 pub(crate) fn refused(message: String, invalid: Option<Box<Invalid>>) -> Error {
-    Error::Rejected(Rejection {
+    Error::Rejected(Box::new(Rejection {
         cause: message.clone(),
         message,
         strict_errors: Vec::new(),
+        warnings: Vec::new(),
         position: None,
         invalid,
-    })
+    }))
 }
 
 /// Something the schema of a type cannot do, found when the schema is generated (the derive

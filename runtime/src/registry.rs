@@ -142,6 +142,14 @@ impl Resolve for RegisteredCrd {
         Some(&self.crd.kind)
     }
 
+    fn served_group_version(&self) -> Option<(&str, &str)> {
+        let mut served = self.crd.versions.iter().filter(|v| v.served);
+        match (served.next(), served.next()) {
+            (Some(only), None) => Some((self.crd.group.as_str(), only.name.as_str())),
+            _ => None,
+        }
+    }
+
     fn resolve(&self, group: &str, version: &str, kind: &str) -> Result<Selected<'_, Interpreter>, Error> {
         if group != self.crd.group || kind != self.crd.kind {
             return Ok(Selected::Other);

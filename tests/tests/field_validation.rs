@@ -312,7 +312,7 @@ const JSON_PATCH: Expect = Expect {
 };
 
 const APPLY: Expect = Expect {
-    error_suffix: r#"error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:
+    error_suffix: r#"error strict decoding patch: error converting YAML to JSON: yaml: unmarshal errors:
   line 10: key "knownField1" already set in map
   line 16: key "hostPort" already set in map"#,
     warnings: &[

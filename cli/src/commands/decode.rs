@@ -479,15 +479,16 @@ impl Run<'_> {
     }
 
     /// A document's warnings, a line each: `Warning: <origin>:<line>: <warning>`.
-    fn print_warnings(&mut self, origin: &str, line: usize, warnings: &TextList) {
-        if warnings.is_empty() {
+    fn print_warnings<S: AsRef<str>>(&mut self, origin: &str, line: usize, warnings: impl IntoIterator<Item = S>) {
+        let mut warnings = warnings.into_iter().peekable();
+        if warnings.peek().is_none() {
             return;
         }
         // Formatted once per document: an object can have hundreds of warnings.
         let prefix = format!("Warning: {origin}:{line}: ");
         for w in warnings {
             let _ = self.messages.write_all(prefix.as_bytes());
-            let _ = self.messages.write_all(w.as_bytes());
+            let _ = self.messages.write_all(w.as_ref().as_bytes());
             let _ = self.messages.write_all(b"\n");
         }
     }
@@ -592,6 +593,8 @@ impl Run<'_> {
                     other => (other.to_string(), doc_line, None),
                 };
                 if !args.report {
+                    // Warnings recorded before the failure go out with it, as the server sends them.
+                    self.print_warnings(origin, doc_line, e.warnings());
                     let _ = match column {
                         Some(c) => writeln!(self.messages, "kstruct: {origin}:{line}:{c}: {message}"),
                         None => writeln!(self.messages, "kstruct: {origin}:{line}: {message}"),
@@ -599,7 +602,7 @@ impl Run<'_> {
                     return Ok(());
                 }
                 let mut report = json!({
-                    "object": null, "unknownFields": [], "warnings": [], "error": message,
+                    "object": null, "unknownFields": [], "warnings": e.warnings(), "error": message,
                     "file": origin, "line": line,
                 });
                 if let Some(c) = column {

@@ -116,6 +116,13 @@ impl Resolve for CompiledCrd {
         Some(self.kind)
     }
 
+    fn served_group_version(&self) -> Option<(&str, &str)> {
+        match self.versions {
+            [only] => Some((self.group, only.name)),
+            _ => None,
+        }
+    }
+
     fn resolve(&self, group: &str, version: &str, kind: &str) -> Result<Selected<'_, dyn Pipeline>, Error> {
         if group != self.group || kind != self.kind {
             return Ok(Selected::Other);

@@ -26,14 +26,23 @@ pub(super) struct Read {
     pub version: String,
 }
 
+/// A group, version and kind, as the serializer reports it with an error.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct Gvk {
+    pub group: String,
+    pub version: String,
+    pub kind: String,
+}
+
 /// A body the serializer rejects.
 #[derive(Debug)]
 pub(super) struct Failure {
     /// The serializer's error text.
     pub cause: String,
-    /// The group/version/kind the serializer reports with the error, when it has one
-    /// (`(kind, version)`); the API server's message depends on it.
-    pub gvk: Option<(String, String)>,
+    /// The group/version/kind the serializer reports with the error, when it has one (as the
+    /// body's pre-parse read it, before the endpoint's defaults); the API server's message
+    /// depends on it.
+    pub gvk: Option<Gvk>,
     /// Where a JSON syntax error is in the body: (line, column).
     pub position: Option<(usize, usize)>,
 }
@@ -100,7 +109,8 @@ fn read_json(body: &[u8], strict: bool) -> Result<Read, Failure> {
     };
     // Strict decoding quotes the body as sent; the lenient decoder quotes the bytes Go hands
     // to Unstructured.UnmarshalJSON: the value without the white space around it.
-    finish(value, strict_errors, duplicate_fields, |_| {
+    let lenient_gvk = (!strict).then(|| pre.gvk());
+    finish(value, strict_errors, duplicate_fields, lenient_gvk, |_| {
         let data = if strict { body } else { trim_json_space(body) };
         String::from_utf8_lossy(data).into_owned()
     })
@@ -113,14 +123,7 @@ fn read_yaml(body: &[u8], strict: bool) -> Result<Read, Failure> {
     })?;
     // The serializer goes on with the JSON that YAMLToJSON wrote: keys sorted, no repeats.
     let mut pre = PreParse::default();
-    let outcome = match &converted.value {
-        Value::Object(m) => m
-            .iter()
-            .filter(|(k, _)| json::folds_to_type_meta(k))
-            .try_for_each(|(k, v)| pre.field(k, json_kind(v), v.as_str())),
-        Value::Null => Ok(()),
-        other => Err(pre.root_error(other)),
-    };
+    let outcome = pre.read_value(&converted.value);
     let strict_errors: Vec<String> = if strict {
         converted.strict_error().into_iter().collect()
     } else {
@@ -134,7 +137,8 @@ fn read_yaml(body: &[u8], strict: bool) -> Result<Read, Failure> {
     }
     // The missing-kind message quotes the original body when decoding strictly, and the JSON
     // YAMLToJSON wrote otherwise.
-    finish(value, strict_errors, Vec::new(), |value| {
+    let lenient_gvk = (!strict).then(|| pre.gvk());
+    finish(value, strict_errors, Vec::new(), lenient_gvk, |value| {
         if strict {
             String::from_utf8_lossy(body).into_owned()
         } else {
@@ -152,11 +156,15 @@ fn trim_json_space(b: &[u8]) -> &[u8] {
 
 /// The decoded object, unless it fails to name its kind: `kind` must be a non-empty string (an
 /// unparsable `apiVersion` was refused earlier, by the pre-parse).
-/// `data` renders what the missing-kind message quotes.
+/// `data` renders what the missing-kind message quotes. The lenient decoder reports the
+/// missing kind with the pre-parse's `lenient_gvk` (so the handler names it `<Kind> in
+/// version "v" cannot be handled as ...`); the strict one with none (`the object provided is
+/// unrecognized ...`).
 fn finish(
     value: Value,
     strict_errors: Vec<String>,
     duplicate_fields: Vec<String>,
+    lenient_gvk: Option<Gvk>,
     data: impl FnOnce(&Value) -> String,
 ) -> Result<Read, Failure> {
     let field = |name: &str| value.get(name).and_then(Value::as_str).unwrap_or("");
@@ -166,7 +174,10 @@ fn finish(
         _ => {
             let cause = format!("Object 'Kind' is missing in '{}'", data(&value));
             dispose(value);
-            return Err(Failure::new(cause));
+            return Err(Failure {
+                gvk: lenient_gvk,
+                ..Failure::new(cause)
+            });
         }
     };
     let object = match value {
@@ -189,7 +200,29 @@ struct PreParse {
     kind: String,
 }
 
+/// The serializer's pre-parse of a document it reads as Go writes JSON (keys sorted, each
+/// once): the TypeMeta's type errors and an apiVersion that does not parse, with its texts
+/// (`couldn't get version/kind; json parse error: json: cannot unmarshal bool into Go struct
+/// field .apiVersion of type string`, `unexpected GroupVersion string: a/b/c`).
+pub(crate) fn pre_parse(value: &Value) -> Result<(), String> {
+    let mut pre = PreParse::default();
+    pre.read_value(value)?;
+    pre.group_version()
+}
+
 impl PreParse {
+    /// Reads the root's keys that fold to `kind` or `apiVersion`, in the map's order.
+    fn read_value(&mut self, value: &Value) -> Result<(), String> {
+        match value {
+            Value::Object(m) => m
+                .iter()
+                .filter(|(k, _)| json::folds_to_type_meta(k))
+                .try_for_each(|(k, v)| self.field(k, json_kind(v), v.as_str())),
+            Value::Null => Ok(()),
+            other => Err(self.root_error(other)),
+        }
+    }
+
     fn root_error(&self, v: &Value) -> String {
         format!(
             "couldn't get version/kind; json parse error: json: cannot unmarshal {} into Go value of type \
@@ -222,11 +255,13 @@ impl PreParse {
         crate::parse_group_version(&self.api_version).map(|_| ())
     }
 
-    /// The kind and version the serializer reports with a later decoding error.
-    fn gvk(&self) -> (String, String) {
-        let version = crate::parse_group_version(&self.api_version)
-            .map(|(_, v)| v.to_string())
-            .unwrap_or_default();
-        (self.kind.clone(), version)
+    /// The group, version and kind the serializer reports with a later decoding error.
+    fn gvk(&self) -> Gvk {
+        let (group, version) = crate::parse_group_version(&self.api_version).unwrap_or(("", ""));
+        Gvk {
+            group: group.to_string(),
+            version: version.to_string(),
+            kind: self.kind.clone(),
+        }
     }
 }

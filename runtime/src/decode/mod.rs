@@ -60,11 +60,12 @@ use crate::error::refused;
 pub use crate::error::{Invalid, Rejection};
 pub use crate::format::{BodyFormat, FieldValidation};
 pub use crate::texts::{TextIter, TextList};
+pub(crate) use body::pre_parse;
 pub use bytes::{DecodeReport, request_bytes};
 pub use ext::DecodeExt;
 pub use scan::{try_request_bytes, try_request_bytes_prefix, try_request_value};
 pub use update::{OPTIMISTIC_LOCK, update};
-pub(crate) use update::{invalid, update_finish, update_stored};
+pub(crate) use update::{Via, invalid, update_finish, update_stored};
 
 use crate::Error;
 use crate::json::dispose;
@@ -133,6 +134,12 @@ pub trait Resolve {
     /// The kind the endpoint serves, as the API server names it in rejections (`... cannot be
     /// handled as a <Kind>`); `None` to use the object's own kind.
     fn served_kind(&self) -> Option<&str>;
+
+    /// The group and version of the endpoint's URL, when there is only one it can be: what
+    /// the serializer reports for a body that names no apiVersion. `None` by default.
+    fn served_group_version(&self) -> Option<(&str, &str)> {
+        None
+    }
 
     /// How to treat an object whose apiVersion is `group`/`version` and whose kind is `kind`.
     ///
@@ -230,32 +237,35 @@ pub fn request_by_value<R: Resolve + ?Sized>(
         drop_invalid_metadata: false,
         repair_generation: false,
     };
-    let mut stage = decode(target, body, options.format, mode)?.map_err(Error::Rejected)?;
+    let mut stage = decode(target, body, options.format, mode)?.map_err(|r| Error::Rejected(Box::new(r)))?;
     let mut errors = std::mem::take(&mut stage.strict_errors);
     errors.extend(stage.unknown_fields.iter().map(|p| messages::unknown_field(p)));
     if options.field_validation == FieldValidation::Strict && !errors.is_empty() {
         dispose(stage.object);
         let cause = messages::strict_decoding_error(&errors);
-        return Err(Error::Rejected(Rejection {
+        return Err(Error::Rejected(Box::new(Rejection {
             message: messages::rejection(Some((&stage.kind, &stage.version)), target.served_kind(), &cause, body),
             cause,
             strict_errors: errors,
             position: None,
             invalid: None,
-        }));
+            warnings: Vec::new(),
+        })));
     }
     if let Some(p) = stage.pipeline {
         p.default(&mut stage.object);
-    }
-    let (mut object, create_warnings) = validated(target, stage.object, namespace, options.validate)?;
-    if options.validate {
-        set_resource_version(&mut object, options.resource_version);
     }
     let mut warnings = if options.field_validation == FieldValidation::Warn {
         messages::warnings(errors)
     } else {
         Vec::new()
     };
+    // A create refused after a Warn decoding answers with the warnings too.
+    let (mut object, create_warnings) =
+        validated(target, stage.object, namespace, options.validate).map_err(|e| e.with_warnings(&warnings))?;
+    if options.validate {
+        set_resource_version(&mut object, options.resource_version);
+    }
     warnings.extend(create_warnings);
     Ok(Decoded {
         object,
@@ -354,7 +364,7 @@ pub fn storage<R: Resolve + ?Sized>(target: &R, body: &[u8]) -> Result<Decoded, 
     let mut stage = decode(target, body, BodyFormat::Auto, mode)?.map_err(|mut rejection| {
         // No handler wraps errors of the read path.
         rejection.message = rejection.cause.clone();
-        Error::Rejected(rejection)
+        Error::Rejected(Box::new(rejection))
     })?;
     if let Some(p) = stage.pipeline {
         p.default(&mut stage.object);
@@ -389,17 +399,23 @@ fn decode<'a, R: Resolve + ?Sized>(
     let read = match body::read(body, format, mode.track) {
         Ok(r) => r,
         Err(f) => {
-            // The handler passes its own kind as the default for a body that names none.
-            let gvk = f.gvk.as_ref().map(|(k, v)| match (k.as_str(), into) {
-                ("", Some(into)) => (into, v.as_str()),
-                (k, _) => (k, v.as_str()),
-            });
+            // The serializer fills in what the body does not name from the endpoint's
+            // group/version/kind (`gvkWithDefaults`).
+            let gvk = f
+                .gvk
+                .map(|g| with_endpoint_defaults(g, into, target.served_group_version()));
             return Ok(Err(Rejection {
-                message: messages::rejection(gvk, into, &f.cause, body),
+                message: messages::rejection(
+                    gvk.as_ref().map(|g| (g.kind.as_str(), g.version.as_str())),
+                    into,
+                    &f.cause,
+                    body,
+                ),
                 cause: f.cause,
                 strict_errors: Vec::new(),
                 position: f.position,
                 invalid: None,
+                warnings: Vec::new(),
             }));
         }
     };
@@ -423,6 +439,7 @@ fn decode<'a, R: Resolve + ?Sized>(
                 strict_errors: Vec::new(),
                 position: None,
                 invalid: None,
+                warnings: Vec::new(),
             }))
         }
         Err(coercer::Failure::Target(e)) => {
@@ -430,6 +447,25 @@ fn decode<'a, R: Resolve + ?Sized>(
             Err(e)
         }
     }
+}
+
+/// apimachinery's `gvkWithDefaults`: the endpoint's kind for a body that names none, its
+/// group and version for one that names neither, its version for one of its group without a
+/// version.
+fn with_endpoint_defaults(mut gvk: body::Gvk, kind: Option<&str>, group_version: Option<(&str, &str)>) -> body::Gvk {
+    if gvk.kind.is_empty()
+        && let Some(kind) = kind
+    {
+        gvk.kind = kind.to_string();
+    }
+    if let Some((group, version)) = group_version
+        && gvk.version.is_empty()
+        && (gvk.group.is_empty() || gvk.group == group)
+    {
+        gvk.group = group.to_string();
+        gvk.version = version.to_string();
+    }
+    gvk
 }
 
 /// A [`Pipeline`] as an endpoint: a CRD with that one version (or, without
@@ -442,6 +478,10 @@ impl<P: Pipeline + ?Sized> Resolve for OneVersion<'_, P> {
 
     fn served_kind(&self) -> Option<&str> {
         self.0.resource().map(|r| r.kind.as_str())
+    }
+
+    fn served_group_version(&self) -> Option<(&str, &str)> {
+        self.0.resource().map(|r| (r.group.as_str(), r.version.as_str()))
     }
 
     fn resolve(&self, group: &str, version: &str, kind: &str) -> Result<Selected<'_, P>, Error> {

@@ -54,7 +54,7 @@ fn warn(body: &str) -> Decoded {
 
 fn rejected(body: &str, mode: FieldValidation) -> Rejection {
     match widget().decode(body.as_bytes(), &opts(mode)) {
-        Err(Error::Rejected(r)) => r,
+        Err(Error::Rejected(r)) => *r,
         other => panic!("{body}: expected a rejection, got {other:?}"),
     }
 }
@@ -232,6 +232,48 @@ fn kind_must_be_named() {
     assert_eq!(
         rejected(body, FieldValidation::Ignore).cause,
         "Object 'Kind' is missing in '{\"kind\": \"\"}'"
+    );
+}
+
+#[test]
+fn the_lenient_decoder_names_a_missing_kind_by_the_pre_parse() {
+    // Ignore decodes without strictness: the serializer reports the kind and version its
+    // pre-parse read (null is no value for it, so an earlier `kind` stands), with the
+    // endpoint's for what the body leaves out, and the handler says `cannot be handled as`.
+    let cases = [
+        (
+            r#"{"apiVersion": "example.com/v1", "kind": "Widget", "kind": null}"#,
+            "Widget in version \"v1\" cannot be handled as a Widget: Object 'Kind' is missing in '{\"apiVersion\": \"example.com/v1\", \"kind\": \"Widget\", \"kind\": null}'",
+        ),
+        (
+            r#"{"metadata": {"name": "w"}}"#,
+            "Widget in version \"v1\" cannot be handled as a Widget: Object 'Kind' is missing in '{\"metadata\": {\"name\": \"w\"}}'",
+        ),
+        (
+            r#"{"apiVersion": "other.io/v2", "KIND": "Gadget", "kind": null}"#,
+            "Gadget in version \"v2\" cannot be handled as a Widget: Object 'Kind' is missing in '{\"apiVersion\": \"other.io/v2\", \"KIND\": \"Gadget\", \"kind\": null}'",
+        ),
+    ];
+    for (body, want) in cases {
+        assert_eq!(rejected(body, FieldValidation::Ignore).message, want, "{body}");
+        // Strict and Warn decode strictly: the kind is the object's, and there is none.
+        assert!(
+            rejected(body, FieldValidation::Warn)
+                .message
+                .starts_with("the object provided is unrecognized (must be of type Widget): "),
+            "{body}"
+        );
+    }
+    // A body that fails later without an apiVersion: the endpoint's version.
+    let r = rejected(
+        r#"{"kind": "Widget", "spec": {"size": 1e400}}"#,
+        FieldValidation::Ignore,
+    );
+    assert!(
+        r.message
+            .starts_with("Widget in version \"v1\" cannot be handled as a Widget: "),
+        "{}",
+        r.message
     );
 }
 

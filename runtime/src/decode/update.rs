@@ -93,9 +93,9 @@ pub fn update<R: Resolve + ?Sized>(
         );
         dispose(decoded.object);
         crate::json::dispose(old);
-        return Err(bad_request(message));
+        return Err(bad_request(message).with_warnings(decoded.warnings.iter()));
     }
-    let answer = update_finish(target, decoded, &old, options.validate, true).map(|mut d| {
+    let answer = update_finish(target, decoded, &old, options.validate, Via::Put).map(|mut d| {
         set_resource_version(&mut d.object, options.resource_version);
         d
     });
@@ -119,17 +119,30 @@ pub(crate) fn update_stored<R: Resolve + ?Sized>(target: &R, existing: &Value) -
     Ok(super::storage(target, bytes.as_bytes())?.object)
 }
 
-/// What the update handler and the registry do after decoding (see [`update`]);
-/// `handler_checks`: the handler's checks of the client's body (namespace, name, the uid
-/// precondition), which an object a webhook returned does not go through.
+/// How an updated object reached the registry: which of the handler's checks it went through.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Via {
+    /// A PUT: the handler checks the body's namespace and name against the URL, and a uid in
+    /// the body is a precondition of the storage (a 409 when it is not the stored one's).
+    Put,
+    /// A JSON, merge or apply patch: namespace and name are checked; the patch handler sets
+    /// no preconditions, so a uid a patch changes is validation's `field is immutable`.
+    Patch,
+    /// What a mutating webhook returned: none of the handler's checks.
+    Webhook,
+}
+
+/// What the update handler and the registry do after decoding (see [`update`]), for an
+/// object that came `via` a PUT, a patch or a webhook. An error carries the warnings the
+/// decoding gave (the server sends them with it).
 pub(crate) fn update_finish<R: Resolve + ?Sized>(
     target: &R,
     mut decoded: Decoded,
     old: &Value,
     validate: bool,
-    handler_checks: bool,
+    via: Via,
 ) -> Result<Decoded, Error> {
-    match update_object(target, &mut decoded.object, old, validate, handler_checks) {
+    match update_object(target, &mut decoded.object, old, validate, via) {
         Ok(warnings) => {
             if !warnings.is_empty() {
                 let mut all: Vec<String> = decoded.warnings.iter().map(str::to_string).collect();
@@ -140,7 +153,7 @@ pub(crate) fn update_finish<R: Resolve + ?Sized>(
         }
         Err(e) => {
             dispose(std::mem::take(&mut decoded.object));
-            Err(e)
+            Err(e.with_warnings(decoded.warnings.iter()))
         }
     }
 }
@@ -158,8 +171,9 @@ fn update_object<R: Resolve + ?Sized>(
     new: &mut Value,
     old: &Value,
     validate: bool,
-    handler_checks: bool,
+    via: Via,
 ) -> Result<Vec<String>, Error> {
+    let handler_checks = via != Via::Webhook;
     // The endpoint is the stored object's resource, whatever the new object says it is: the
     // strategy then refuses another kind or apiVersion (`kind: Invalid value: ...`).
     let kind = text(new, "/kind").to_string();
@@ -179,6 +193,12 @@ fn update_object<R: Resolve + ?Sized>(
     if handler_checks {
         validation::apply_request_namespace(new, namespaced, Some(&old_ns)).map_err(bad_request)?;
     }
+    // `checkName`: the namer finds no name in the object first, then compares.
+    if handler_checks && name.is_empty() {
+        return Err(bad_request(format!(
+            "the name of the object ({old_name} based on URL) was undeterminable: name must be provided"
+        )));
+    }
     if handler_checks && name != old_name {
         return Err(bad_request(format!(
             "the name of the object ({name}) does not match the name on the URL ({old_name})"
@@ -196,9 +216,9 @@ fn update_object<R: Resolve + ?Sized>(
     } else {
         format!("{plural}.{group}")
     };
-    // The storage: a uid in the body is a precondition.
+    // The storage: a uid in a PUT's body is a precondition.
     let (uid, old_uid) = (text(new, "/metadata/uid"), text(old, "/metadata/uid"));
-    if handler_checks && !uid.is_empty() && uid != old_uid {
+    if via == Via::Put && !uid.is_empty() && uid != old_uid {
         let key = match old_ns.as_str() {
             "" => format!("/registry/{group}/{plural}/{name}"),
             ns => format!("/registry/{group}/{plural}/{ns}/{name}"),
@@ -209,6 +229,7 @@ fn update_object<R: Resolve + ?Sized>(
             ),
             resource,
             name,
+            warnings: Vec::new(),
         });
     }
     // The registry: custom resources allow no unconditional update. Versions are numbers
@@ -233,6 +254,7 @@ fn update_object<R: Resolve + ?Sized>(
             resource,
             name,
             detail: OPTIMISTIC_LOCK.into(),
+            warnings: Vec::new(),
         });
     }
     // `BeforeUpdate` asks the object's kind first: one without a kind or an apiVersion (a

@@ -31,7 +31,7 @@ fn has_json_prefix(body: &[u8]) -> bool {
 ///    duplicate entries for key [name="a"]`); as the field manager, an object is left at its
 ///    first undeclared key (kstruct walks keys in byte order: the server in Go's map order);
 /// 3. only then, under fieldValidation Strict and Warn, the body's repeated keys are
-///    `error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal
+///    `error strict decoding patch: error converting YAML to JSON: yaml: unmarshal
 ///    errors:\n  line 10: key "x" already set in map` (400) or one warning per line;
 /// 4. the applied fields are merged into the stored object by the same schema (objects
 ///    member by member, `map` lists item by item by their keys and `set` lists as unions,
@@ -46,9 +46,10 @@ fn has_json_prefix(body: &[u8]) -> bool {
 /// a string with a format other than `byte`, and an int-or-string, take any scalar.
 ///
 /// # Errors
-/// As above, and [`Error::Rejected`] (400) for a body that is not a YAML or JSON object, an
-/// apiVersion other than the stored object's (`Incorrect version specified in apply patch`)
-/// or `metadata.managedFields`.
+/// As above, and [`Error::Rejected`] (400) for a body that is not a YAML or JSON object
+/// (`error decoding patch: ...`), one of another group, version or kind than the stored
+/// object's, or without an apiVersion or a kind (`invalid object type: example.com/v1,
+/// Kind=`), or with `metadata.managedFields`.
 pub fn apply<R: Resolve + ?Sized>(
     target: &R,
     existing: Option<&Value>,
@@ -71,7 +72,7 @@ pub fn apply<R: Resolve + ?Sized>(
         Some(converted) => converted,
         None => kstruct_schema::yaml::to_json_bytes(body).map_err(|e| {
             bad_request(format!(
-                "error decoding YAML: error converting YAML to JSON: {}",
+                "error decoding patch: error converting YAML to JSON: {}",
                 e.message()
             ))
         })?,
@@ -82,7 +83,7 @@ pub fn apply<R: Resolve + ?Sized>(
         Value::Null => Map::new(),
         other => {
             return Err(bad_request(format!(
-                "error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
+                "error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
                 kstruct_schema::go::json_kind(&other)
             )));
         }
@@ -90,13 +91,20 @@ pub fn apply<R: Resolve + ?Sized>(
     let text = |m: &Map<String, Value>, k: &str| m.get(k).and_then(Value::as_str).unwrap_or("").to_string();
     let api_version = text(&applied, "apiVersion");
     let kind = text(&applied, "kind");
-    if let Some(Value::Object(old)) = &old {
-        let expected = text(old, "apiVersion");
-        if api_version != expected {
-            return Err(bad_request(format!(
-                "Incorrect version specified in apply patch. Specified patch version: {api_version}, expected: {expected}"
-            )));
-        }
+    // The field manager's first step (`versionCheckManager`): the applied object must be of
+    // the endpoint's group, version and kind. The endpoint is the stored object's resource;
+    // an apply that creates goes to the resource its body names (as kubectl builds the URL),
+    // which a body without a version or a kind cannot name.
+    let applied_gvk = unstructured_gvk(&applied);
+    let refused = match &old {
+        Some(Value::Object(old)) => applied_gvk != unstructured_gvk(old),
+        _ => applied_gvk.1.is_empty() || applied_gvk.2.is_empty(),
+    };
+    if refused {
+        let (group, version, kind) = applied_gvk;
+        return Err(bad_request(format!(
+            "invalid object type: {group}/{version}, Kind={kind}"
+        )));
     }
     if has_managed_fields(&applied) {
         return Err(bad_request("metadata.managedFields must be nil".into()));
@@ -145,7 +153,7 @@ pub fn apply<R: Resolve + ?Sized>(
     {
         let err = format!("error converting YAML to JSON: {dups}");
         if options.field_validation == FieldValidation::Strict {
-            return Err(bad_request(format!("error strict decoding YAML: {err}")));
+            return Err(bad_request(format!("error strict decoding patch: {err}")));
         }
         warnings = crate::messages::warnings(vec![err]);
     }
@@ -153,7 +161,8 @@ pub fn apply<R: Resolve + ?Sized>(
         // A create: the applied object, defaulted, through the create's steps.
         let read = decode::update_stored(target, &applied)?;
         crate::json::dispose(applied);
-        let (mut object, create_warnings) = decode::validated(target, read, None, options.validate)?;
+        let (mut object, create_warnings) =
+            decode::validated(target, read, None, options.validate).map_err(|e| e.with_warnings(&warnings))?;
         if options.validate {
             decode::set_resource_version(&mut object, options.resource_version);
         }
@@ -173,10 +182,20 @@ pub fn apply<R: Resolve + ?Sized>(
         warnings: warnings.into(),
         ..Decoded::default()
     };
-    decode::update_finish(target, decoded, &old, options.validate, true).map(|mut d| {
+    decode::update_finish(target, decoded, &old, options.validate, decode::Via::Patch).map(|mut d| {
         decode::set_resource_version(&mut d.object, options.resource_version);
         d
     })
+}
+
+/// `Unstructured.GroupVersionKind()`: group, version and kind, all empty when the apiVersion
+/// does not parse; a value that is not a string reads as empty.
+fn unstructured_gvk(obj: &Map<String, Value>) -> (String, String, String) {
+    let text = |k: &str| obj.get(k).and_then(Value::as_str).unwrap_or("");
+    match crate::parse_group_version(text("apiVersion")) {
+        Ok((group, version)) => (group.to_string(), version.to_string(), text("kind").to_string()),
+        Err(_) => Default::default(),
+    }
 }
 
 /// Whether the body sets managed fields as the field manager reads them (`GetManagedFields()

@@ -21,9 +21,9 @@
 //! negative indices are refused, and their errors have other texts, so the server's answer to
 //! a patch could not be predicted with them.
 
-use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 
-use crate::json::{deep_clone, dispose};
+use super::lazy::{Node, Panic, kind_of, parse_array, parse_object};
 
 /// The most bytes of compact JSON `copy` operations may add in one patch (the API server's
 /// `JSONPatchMaxCopyBytes`).
@@ -32,62 +32,122 @@ pub const MAX_COPY_BYTES: usize = 3 * 1024 * 1024;
 /// The most operations the API server accepts in one JSON patch.
 pub const MAX_OPERATIONS: usize = 10_000;
 
-/// One operation, as the library holds it: members by name (the last of repeated names), a
-/// `null` member kept as present.
-pub type Operation = Map<String, Value>;
+/// One operation, as the library holds it (`map[string]*json.RawMessage`): each member's text
+/// by name (the last of repeated names), a `null` member present but nil.
+pub struct Operation(BTreeMap<String, Node>);
 
-/// Applies `ops` to `doc` in order. On error `doc` may be partly patched: callers drop it, as
-/// the server does.
+impl std::fmt::Debug for Operation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.0.keys()).finish()
+    }
+}
+
+/// The operations of a patch body as the library reads them (`DecodePatch`: a JSON array of
+/// objects or `null`s; `null` is no operation at all). `body` is valid JSON.
+///
+/// # Errors
+/// Go's text for a body that is not such an array (`json: cannot unmarshal object into Go
+/// value of type jsonpatch.Patch`).
+pub fn decode(body: &[u8]) -> Result<Vec<Option<Operation>>, String> {
+    let trimmed = body.trim_ascii();
+    if trimmed == b"null" {
+        return Ok(Vec::new());
+    }
+    let items = parse_array(trimmed).ok_or_else(|| {
+        format!(
+            "json: cannot unmarshal {} into Go value of type jsonpatch.Patch",
+            kind_of(trimmed)
+        )
+    })?;
+    items
+        .iter()
+        .map(|item| match item {
+            Node::Nil => Ok(None),
+            Node::Raw(Some(text)) => parse_object(text).map(|m| Some(Operation(m))).ok_or_else(|| {
+                format!(
+                    "json: cannot unmarshal {} into Go value of type jsonpatch.Operation",
+                    kind_of(text)
+                )
+            }),
+            _ => Err("json: cannot unmarshal into Go value of type jsonpatch.Operation".into()),
+        })
+        .collect()
+}
+
+/// Applies `ops` to the document `doc` (JSON text, as the server encoded the object), in
+/// order, as `Patch.Apply` does: the patched document's text, which keeps what the patch wrote
+/// as written.
 ///
 /// # Errors
 /// The library's text for the first operation that does not apply.
-pub fn apply(doc: &mut Value, ops: &[Option<Operation>]) -> Result<(), String> {
+pub fn apply(doc: &[u8], ops: &[Option<Operation>]) -> Result<Vec<u8>, String> {
+    let mut root = if doc.trim_ascii_start().first() == Some(&b'[') {
+        Node::Ary(parse_array(doc).ok_or("the document is not JSON")?)
+    } else {
+        Node::Doc(parse_object(doc).ok_or("the document is not a JSON object")?)
+    };
     let mut copied = 0usize;
+    let empty = Operation(BTreeMap::new());
     for op in ops {
-        let empty = Map::new();
         let op = op.as_ref().unwrap_or(&empty);
-        let kind = match op.get("op") {
-            Some(Value::String(s)) => s.as_str(),
-            _ => "unknown",
-        };
-        match kind {
-            "add" => add(doc, op)?,
-            "remove" => remove(doc, op)?,
-            "replace" => replace(doc, op)?,
-            "move" => move_(doc, op)?,
-            "test" => test(doc, op)?,
-            "copy" => copy(doc, op, &mut copied)?,
+        match kind(op).as_str() {
+            "add" => add(&mut root, op)?,
+            "remove" => remove(&mut root, op)?,
+            "replace" => replace(&mut root, op)?,
+            "move" => move_(&mut root, op)?,
+            "test" => test(&mut root, op)?,
+            "copy" => copy(&mut root, op, &mut copied)?,
             other => return Err(format!("Unexpected kind: {other}")),
         }
     }
-    Ok(())
+    Ok(root.to_bytes())
 }
 
 const MISSING: &str = "missing value";
 
-/// `Path()`/`From()`: the member as a string.
-fn member<'a>(op: &'a Operation, name: &str) -> Result<&'a str, String> {
-    match op.get(name) {
-        Some(Value::String(s)) => Ok(s),
-        None | Some(Value::Null) if name == "path" => Err(format!("operation missing path field: {MISSING}")),
-        None | Some(Value::Null) => Err(format!("operation, missing from field: {MISSING}")),
-        Some(other) => Err(format!(
+/// What the library's nil dereferences become: the server answers them with a 500.
+fn panicked(what: &str) -> String {
+    format!("{what} (the API server panics)")
+}
+
+/// A member's text decoded as a Go string.
+fn string(node: &Node) -> Result<String, String> {
+    let Node::Raw(Some(text)) = node else {
+        return Err("json: cannot unmarshal null into Go value of type string".into());
+    };
+    match crate::json::decode(text).map(|d| d.value) {
+        Ok(serde_json::Value::String(s)) => Ok(s),
+        _ => Err(format!(
             "json: cannot unmarshal {} into Go value of type string",
-            kstruct_schema::go::json_kind(other)
+            kind_of(text)
         )),
     }
 }
 
-/// `op.value()`: absent and `null` both write `null`. Copied without recursion: values nest
-/// as deep as input goes.
-fn value(op: &Operation) -> Value {
-    op.get("value").map_or(Value::Null, deep_clone)
+/// `Kind()`: the `op` member, `unknown` when it is not a string.
+fn kind(op: &Operation) -> String {
+    match op.0.get("op") {
+        Some(n) if !n.is_nil() => string(n).unwrap_or_else(|_| "unknown".into()),
+        _ => "unknown".into(),
+    }
 }
 
-/// Drops a replaced or removed value without recursion.
-fn discard(v: Option<Value>) {
-    if let Some(v) = v {
-        dispose(v);
+/// `Path()`/`From()`: the member as a string.
+fn member(op: &Operation, name: &str) -> Result<String, String> {
+    match op.0.get(name) {
+        Some(n) if !matches!(n, Node::Nil) => string(n),
+        _ if name == "path" => Err(format!("operation missing path field: {MISSING}")),
+        _ => Err(format!("operation, missing from field: {MISSING}")),
+    }
+}
+
+/// `op.value()`: a node of the member's text; a `null` value is a node without text, an
+/// absent one nil.
+fn value(op: &Operation) -> Node {
+    match op.0.get("value") {
+        None => Node::Nil,
+        Some(Node::Raw(Some(t))) => Node::text(t),
+        Some(_) => Node::Raw(None),
     }
 }
 
@@ -138,7 +198,7 @@ fn invalid_index(idx: i64) -> String {
     format!("Unable to access invalid index: {idx}: invalid index referenced")
 }
 
-/// An index of an array of `len` items for `get`, `set` and `remove`.
+/// An index of an array of `len` items for `get` and `set`.
 fn index(key: &str, len: usize) -> Result<usize, String> {
     let idx = atoi(key)?;
     let len = i64::try_from(len).unwrap_or(i64::MAX);
@@ -156,17 +216,21 @@ fn index(key: &str, len: usize) -> Result<usize, String> {
     usize::try_from(at).map_err(|_| invalid_index(idx))
 }
 
-/// The container's member or item at `key`; `None` when absent or `null`.
-fn get<'a>(con: &'a Value, key: &str) -> Result<Option<&'a Value>, String> {
+/// `container.get`: the member or item at `key` (nil when absent or `null`).
+fn get<'a>(con: &'a mut Node, key: &str) -> Result<Option<&'a mut Node>, String> {
     match con {
-        Value::Object(map) => Ok(map.get(key).filter(|v| !v.is_null())),
-        Value::Array(items) => Ok(Some(&items[index(key, items.len())?]).filter(|v| !v.is_null())),
+        Node::Doc(members) => Ok(members.get_mut(key)),
+        Node::Ary(items) => {
+            let i = index(key, items.len())?;
+            Ok(items.get_mut(i))
+        }
         _ => Ok(None),
     }
 }
 
-/// `findObject`: the container the path's last segment is in, and that segment.
-fn find<'a>(doc: &'a mut Value, path: &str) -> Option<(&'a mut Value, String)> {
+/// `findObject`: the container the path's last segment is in, and that segment. The nodes
+/// walked through are parsed.
+fn find<'a>(doc: &'a mut Node, path: &str) -> Option<(&'a mut Node, String)> {
     let parts: Vec<&str> = path.split('/').collect();
     if parts.len() < 2 {
         return None;
@@ -174,41 +238,33 @@ fn find<'a>(doc: &'a mut Value, path: &str) -> Option<(&'a mut Value, String)> {
     let mut cur = doc;
     for part in &parts[1..parts.len() - 1] {
         let key = decode_key(part);
-        let next = match cur {
-            Value::Object(map) => map.get_mut(&key),
-            Value::Array(items) => {
-                let i = index(&key, items.len()).ok()?;
-                items.get_mut(i)
-            }
-            _ => None,
-        }?;
-        if !matches!(next, Value::Object(_) | Value::Array(_)) {
+        let next = get(cur, &key).ok()??;
+        if next.is_nil() {
             return None;
+        }
+        if next.is_array() {
+            next.as_ary()?;
+        } else {
+            next.as_doc()?;
         }
         cur = next;
     }
     Some((cur, decode_key(parts[parts.len() - 1])))
 }
 
-/// `add` on a container.
-fn con_add(con: &mut Value, key: &str, val: Value) -> Result<(), String> {
+/// `container.add`.
+fn con_add(con: &mut Node, key: &str, val: Node) -> Result<(), String> {
     match con {
-        Value::Object(map) => {
-            discard(map.insert(key.to_string(), val));
+        Node::Doc(members) => {
+            members.insert(key.to_string(), val);
             Ok(())
         }
-        Value::Array(items) => {
+        Node::Ary(items) => {
             if key == "-" {
                 items.push(val);
                 return Ok(());
             }
-            let idx = match atoi(key) {
-                Ok(idx) => idx,
-                Err(e) => {
-                    dispose(val);
-                    return Err(format!("value was not a proper array index: '{key}': {e}"));
-                }
-            };
+            let idx = atoi(key).map_err(|e| format!("value was not a proper array index: '{key}': {e}"))?;
             let size = i64::try_from(items.len()).unwrap_or(i64::MAX) + 1;
             if idx >= size {
                 return Err(invalid_index(idx));
@@ -228,23 +284,35 @@ fn con_add(con: &mut Value, key: &str, val: Value) -> Result<(), String> {
     }
 }
 
-/// `remove` on a container.
-fn con_remove(con: &mut Value, key: &str) -> Result<Value, String> {
+/// `container.remove`.
+fn con_remove(con: &mut Node, key: &str) -> Result<Node, String> {
     match con {
-        Value::Object(map) => map
+        Node::Doc(members) => members
             .remove(key)
             .ok_or_else(|| format!("Unable to remove nonexistent key: {key}: {MISSING}")),
-        Value::Array(items) => {
-            let i = index(key, items.len())?;
-            Ok(items.remove(i))
+        Node::Ary(items) => {
+            let idx = atoi(key)?;
+            let len = i64::try_from(items.len()).unwrap_or(i64::MAX);
+            if idx >= len {
+                return Err(invalid_index(idx));
+            }
+            let at = if idx < 0 {
+                if idx < -len {
+                    return Err(invalid_index(idx));
+                }
+                idx + len
+            } else {
+                idx
+            };
+            Ok(items.remove(usize::try_from(at).map_err(|_| invalid_index(idx))?))
         }
         _ => Err(MISSING.into()),
     }
 }
 
-fn add(doc: &mut Value, op: &Operation) -> Result<(), String> {
+fn add(doc: &mut Node, op: &Operation) -> Result<(), String> {
     let path = member(op, "path").map_err(|_| format!("add operation failed to decode path: {MISSING}"))?;
-    let Some((con, key)) = find(doc, path) else {
+    let Some((con, key)) = find(doc, &path) else {
         return Err(format!(
             "add operation does not apply: doc is missing path: \"{path}\": {MISSING}"
         ));
@@ -252,32 +320,32 @@ fn add(doc: &mut Value, op: &Operation) -> Result<(), String> {
     con_add(con, &key, value(op)).map_err(|e| format!("error in add for path: '{path}': {e}"))
 }
 
-fn remove(doc: &mut Value, op: &Operation) -> Result<(), String> {
+fn remove(doc: &mut Node, op: &Operation) -> Result<(), String> {
     let path = member(op, "path").map_err(|_| format!("remove operation failed to decode path: {MISSING}"))?;
-    let Some((con, key)) = find(doc, path) else {
+    let Some((con, key)) = find(doc, &path) else {
         return Err(format!(
             "remove operation does not apply: doc is missing path: \"{path}\": {MISSING}"
         ));
     };
     con_remove(con, &key)
-        .map(dispose)
+        .map(drop)
         .map_err(|e| format!("error in remove for path: '{path}': {e}"))
 }
 
-fn replace(doc: &mut Value, op: &Operation) -> Result<(), String> {
+fn replace(doc: &mut Node, op: &Operation) -> Result<(), String> {
     let path = member(op, "path").map_err(|e| format!("replace operation failed to decode path: {e}"))?;
     if path.is_empty() {
-        return match op.get("value") {
-            Some(v @ (Value::Object(_) | Value::Array(_))) => {
-                dispose(std::mem::replace(doc, deep_clone(v)));
-                Ok(())
-            }
-            // The library dereferences the absent value: the server answers 500.
-            None => Err("replace operation at the root without a value (the API server panics)".into()),
-            Some(_) => Err("replace operation value must be object or array: %!w(<nil>)".into()),
-        };
+        let mut val = value(op);
+        if matches!(val, Node::Nil) {
+            return Err(panicked("replace operation at the root without a value"));
+        }
+        if val.as_doc().is_none() && val.as_ary().is_none() {
+            return Err("replace operation value must be object or array: %!w(<nil>)".into());
+        }
+        *doc = val;
+        return Ok(());
     }
-    let Some((con, key)) = find(doc, path) else {
+    let Some((con, key)) = find(doc, &path) else {
         return Err(format!(
             "replace operation does not apply: doc is missing path: {path}: {MISSING}"
         ));
@@ -288,21 +356,21 @@ fn replace(doc: &mut Value, op: &Operation) -> Result<(), String> {
         ));
     }
     match con {
-        Value::Object(map) => {
-            discard(map.insert(key, value(op)));
+        Node::Doc(members) => {
+            members.insert(key, value(op));
         }
-        Value::Array(items) => {
+        Node::Ary(items) => {
             let i = index(&key, items.len()).map_err(|e| format!("error in remove for path: '{path}': {e}"))?;
-            dispose(std::mem::replace(&mut items[i], value(op)));
+            items[i] = value(op);
         }
         _ => {}
     }
     Ok(())
 }
 
-fn move_(doc: &mut Value, op: &Operation) -> Result<(), String> {
+fn move_(doc: &mut Node, op: &Operation) -> Result<(), String> {
     let from = member(op, "from").map_err(|e| format!("move operation failed to decode from: {e}"))?;
-    let Some((con, key)) = find(doc, from) else {
+    let Some((con, key)) = find(doc, &from) else {
         return Err(format!(
             "move operation does not apply: doc is missing from path: {from}: {MISSING}"
         ));
@@ -310,7 +378,7 @@ fn move_(doc: &mut Value, op: &Operation) -> Result<(), String> {
     get(con, &key).map_err(|e| format!("error in move for path: '{key}': {e}"))?;
     let val = con_remove(con, &key).map_err(|e| format!("error in move for path: '{key}': {e}"))?;
     let path = member(op, "path").map_err(|e| format!("move operation failed to decode path: {e}"))?;
-    let Some((con, key)) = find(doc, path) else {
+    let Some((con, key)) = find(doc, &path) else {
         return Err(format!(
             "move operation does not apply: doc is missing destination path: {path}: {MISSING}"
         ));
@@ -318,28 +386,25 @@ fn move_(doc: &mut Value, op: &Operation) -> Result<(), String> {
     con_add(con, &key, val).map_err(|e| format!("error in move for path: '{path}': {e}"))
 }
 
-fn copy(doc: &mut Value, op: &Operation, copied: &mut usize) -> Result<(), String> {
+fn copy(doc: &mut Node, op: &Operation, copied: &mut usize) -> Result<(), String> {
     let from = member(op, "from").map_err(|e| format!("copy operation failed to decode from: {e}"))?;
-    let Some((con, key)) = find(doc, from) else {
+    let Some((con, key)) = find(doc, &from) else {
         return Err(format!(
             "copy operation does not apply: doc is missing from path: {from}: {MISSING}"
         ));
     };
-    let val = get(con, &key)
-        .map_err(|e| format!("error in copy for from: '{from}': {e}"))?
-        .map_or(Value::Null, deep_clone);
+    let (val, size) = match get(con, &key).map_err(|e| format!("error in copy for from: '{from}': {e}"))? {
+        Some(v) => v.deep_copy(),
+        None => (Node::Nil, 0),
+    };
     let path = member(op, "path").map_err(|_| format!("copy operation failed to decode path: {MISSING}"))?;
-    // A missing or `null` source is the library's nil node: it counts nothing.
-    if !val.is_null() {
-        *copied += kstruct_schema::go::marshal_json(&val).len();
-    }
-    let Some((con, key)) = find(doc, path) else {
+    let Some((con, key)) = find(doc, &path) else {
         return Err(format!(
             "copy operation does not apply: doc is missing destination path: {path}: {MISSING}"
         ));
     };
+    *copied += size;
     if *copied > MAX_COPY_BYTES {
-        dispose(val);
         return Err(format!(
             "Unable to complete the copy, the accumulated size increase of copy is {copied}, exceeding the limit {MAX_COPY_BYTES}"
         ));
@@ -347,65 +412,43 @@ fn copy(doc: &mut Value, op: &Operation, copied: &mut usize) -> Result<(), Strin
     con_add(con, &key, val).map_err(|e| format!("error while adding value during copy: {e}"))
 }
 
-fn test(doc: &mut Value, op: &Operation) -> Result<(), String> {
+fn test(doc: &mut Node, op: &Operation) -> Result<(), String> {
     let path = member(op, "path").map_err(|e| format!("test operation failed to decode path: {e}"))?;
     let failed = || format!("testing value {path} failed: test failed");
-    let expected = op.get("value");
+    let panic = |_: Panic| panicked("test operation comparing a nil value");
     if path.is_empty() {
-        return match expected {
-            None => Err("test operation at the root without a value (the API server panics)".into()),
-            Some(v) if equal(doc, v) => Ok(()),
-            Some(_) => Err(failed()),
+        let mut expected = value(op);
+        if matches!(expected, Node::Nil) {
+            return Err(panicked("test operation at the root without a value"));
+        }
+        return if doc.equal(&mut expected).map_err(panic)? {
+            Ok(())
+        } else {
+            Err(failed())
         };
     }
-    let Some((con, key)) = find(doc, path) else {
+    let Some((con, key)) = find(doc, &path) else {
         return Err(format!(
             "test operation does not apply: is missing path: {path}: {MISSING}"
         ));
     };
     let found = get(con, &key).map_err(|e| format!("error in test for path: '{path}': {e}"))?;
-    match (found, expected) {
-        (None, None | Some(Value::Null)) => Ok(()),
-        (Some(found), Some(expected)) if equal(found, expected) => Ok(()),
-        _ => Err(failed()),
-    }
-}
-
-/// The library's `equal`: objects by members (`null` only equal to `null`), arrays item by
-/// item, scalars by their JSON text: the stored value as the server encodes it, the patch's
-/// as a client writes it (`<`, `>` and `&` unescaped).
-fn equal(stored: &Value, given: &Value) -> bool {
-    match (stored, given) {
-        (Value::Object(a), Value::Object(b)) => {
-            a.len() == b.len()
-                && a.iter().all(|(k, v)| {
-                    b.get(k).is_some_and(|w| match (v, w) {
-                        (Value::Null, Value::Null) => true,
-                        (Value::Null, _) | (_, Value::Null) => false,
-                        _ => kstruct_schema::grow(|| equal(v, w)),
-                    })
-                })
+    let mut expected = value(op);
+    match found {
+        None | Some(Node::Nil) => {
+            if expected.is_nil() {
+                Ok(())
+            } else {
+                Err(failed())
+            }
         }
-        (Value::Array(a), Value::Array(b)) => {
-            a.len() == b.len() && a.iter().zip(b).all(|(v, w)| kstruct_schema::grow(|| equal(v, w)))
-        }
-        (Value::Object(_) | Value::Array(_), _) | (_, Value::Object(_) | Value::Array(_)) => false,
-        // A float within int64's range that Go prints as an integer was written with a fraction
-        // or an exponent (`1.0`; integers that fit read as integers): the server's text for any
-        // stored number differs from it.
-        (_, Value::Number(n))
-            if n.as_f64().is_some_and(|f| f.fract() == 0.0 && f.abs() < 9.2e18)
-                && n.is_f64()
-                && !kstruct_schema::go::marshal_json(given).contains(['.', 'e']) =>
-        {
-            false
-        }
-        _ => {
-            let written = kstruct_schema::go::marshal_json(given)
-                .replace("\\u003c", "<")
-                .replace("\\u003e", ">")
-                .replace("\\u0026", "&");
-            kstruct_schema::go::marshal_json(stored) == written
+        Some(_) if matches!(expected, Node::Nil) => Err(failed()),
+        Some(found) => {
+            if found.equal(&mut expected).map_err(panic)? {
+                Ok(())
+            } else {
+                Err(failed())
+            }
         }
     }
 }
@@ -413,17 +456,59 @@ fn equal(stored: &Value, given: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     fn run(doc: Value, patch: Value) -> Result<Value, String> {
-        let ops: Vec<Option<Operation>> = patch
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|o| o.as_object().cloned())
-            .collect();
-        let mut doc = doc;
-        apply(&mut doc, &ops).map(|()| doc)
+        let ops = decode(patch.to_string().as_bytes()).unwrap();
+        let doc = kstruct_schema::go::marshal_json(&doc);
+        apply(doc.as_bytes(), &ops).map(|out| serde_json::from_slice(&out).unwrap())
+    }
+
+    fn text(doc: &str, patch: &str) -> Result<String, String> {
+        let ops = decode(patch.as_bytes()).unwrap();
+        apply(doc.as_bytes(), &ops).map(|out| String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn what_the_patch_wrote_keeps_its_text() {
+        let doc = r#"{"a":{"b":1},"s":"\u003cx\u003e"}"#;
+        // Values as written (key order, escapes, numbers), compacted; walked objects sorted.
+        assert_eq!(
+            text(
+                doc,
+                r#"[{"op": "add", "path": "/x", "value": {"z": 1.50, "y": "\ud800", "e": "\u00e9 <"}}]"#
+            ),
+            Ok(r#"{"a":{"b":1},"s":"\u003cx\u003e","x":{"z":1.50,"y":"\ud800","e":"\u00e9 \u003c"}}"#.into())
+        );
+        assert_eq!(
+            text(
+                doc,
+                r#"[{"op": "add", "path": "/x", "value": {"z": 1, "y": 2}}, {"op": "add", "path": "/x/w", "value": 0}]"#
+            ),
+            Ok(r#"{"a":{"b":1},"s":"\u003cx\u003e","x":{"w":0,"y":2,"z":1}}"#.into())
+        );
+        // `test` parses what it compares: the value prints sorted afterwards.
+        assert_eq!(
+            text(
+                doc,
+                r#"[{"op": "add", "path": "/x", "value": {"z": 1, "y": 2}}, {"op": "test", "path": "/x", "value": {"y": 2, "z": 1}}]"#
+            ),
+            Ok(r#"{"a":{"b":1},"s":"\u003cx\u003e","x":{"y":2,"z":1}}"#.into())
+        );
+        // Scalars compare by their text: the stored `<` is `\u003c`.
+        assert_eq!(
+            text(doc, r#"[{"op": "test", "path": "/s", "value": "\u003cx\u003e"}]"#),
+            Ok(doc.into())
+        );
+        assert!(text(doc, r#"[{"op": "test", "path": "/a/b", "value": 1.0}]"#).is_err());
+        // A copy is the source's text; nil items dereferenced are the server's panic.
+        assert_eq!(
+            text(
+                r#"{"l":[null],"m":[null]}"#,
+                r#"[{"op": "test", "path": "/l", "value": [null]}]"#
+            ),
+            Err("test operation comparing a nil value (the API server panics)".into())
+        );
     }
 
     fn doc() -> Value {
@@ -547,13 +632,22 @@ mod tests {
             run(d.clone(), json!([{"op": "test", "path": "", "value": d.clone()}])),
             Err("testing value  failed: test failed".into())
         );
-        let plain = json!({"a": [1, 1.5, "x", null, {"b": true}]});
+        let plain = json!({"a": [1, 1.5, "x", {"b": true, "c": null}]});
         assert_eq!(
             run(
                 plain.clone(),
                 json!([{"op": "test", "path": "", "value": plain.clone()}])
             ),
             Ok(plain)
+        );
+        // A `null` item compared is a nil node the library dereferences.
+        let with_null = json!({"a": [1, null]});
+        assert_eq!(
+            run(
+                with_null.clone(),
+                json!([{"op": "test", "path": "", "value": with_null}])
+            ),
+            Err("test operation comparing a nil value (the API server panics)".into())
         );
     }
 }

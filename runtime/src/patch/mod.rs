@@ -37,7 +37,7 @@
 
 mod apply;
 pub mod json_patch;
-mod literals;
+mod lazy;
 pub mod merge_patch;
 mod strict;
 mod typed;
@@ -52,7 +52,6 @@ use crate::decode::{self, DecodeOptions, Decoded, FieldValidation, Resolve};
 use crate::pipeline::{Pipeline, PruneOptions};
 use crate::{BodyFormat, Error};
 use kstruct_schema::field::{BadValue, FieldError, Path};
-use literals::Literals;
 
 /// The patch types the API server accepts for custom resources (there is no strategic merge
 /// patch for them).
@@ -159,7 +158,8 @@ pub fn json<R: Resolve + ?Sized>(
     } else {
         strict::Report::default()
     };
-    let ops = match strict::decode_operations(decoded.value) {
+    crate::json::dispose(decoded.value);
+    let ops = match json_patch::decode(body) {
         Ok(ops) => ops,
         Err(e) => {
             crate::json::dispose(old);
@@ -167,17 +167,15 @@ pub fn json<R: Resolve + ?Sized>(
         }
     };
     if ops.len() > json_patch::MAX_OPERATIONS {
+        crate::json::dispose(old);
         return Err(Error::TooManyOperations { count: ops.len() });
     }
-    let mut patched = crate::json::deep_clone(&old);
-    let applied = json_patch::apply(&mut patched, &ops);
-    dispose_operations(ops);
-    if let Err(cause) = applied {
-        crate::json::dispose(patched);
-        crate::json::dispose(old);
-        return Err(Error::PatchNotApplied { cause });
-    }
-    let answer = finish(target, patched, &old, body_report, &Literals::of(body), options);
+    // The library patches the stored object's JSON, as the server encodes it.
+    let patched = json_patch::apply(kstruct_schema::go::marshal_json(&old).as_bytes(), &ops);
+    let answer = match patched {
+        Ok(patched) => finish(target, patched, &old, body_report, options),
+        Err(cause) => Err(Error::PatchNotApplied { cause }),
+    };
     crate::json::dispose(old);
     answer
 }
@@ -200,19 +198,24 @@ pub fn merge<R: Resolve + ?Sized>(
 ) -> Result<Decoded, Error> {
     let (decoded, old) = read(target, existing, body, options)?;
     let strict = options.field_validation != FieldValidation::Ignore;
-    let (patch, body_report) = if strict {
+    let body_report = if strict {
         match strict::merge_patch(decoded) {
-            Ok(read) => read,
+            Ok((value, report)) => {
+                crate::json::dispose(value);
+                report
+            }
             Err(e) => {
                 crate::json::dispose(old);
                 return Err(bad_request(format!("error decoding patch: {e}")));
             }
         }
     } else {
-        (decoded.value, strict::Report::default())
+        crate::json::dispose(decoded.value);
+        strict::Report::default()
     };
-    let answer = match merge_patch::apply(crate::json::deep_clone(&old), patch) {
-        Ok(patched) => finish(target, patched, &old, body_report, &Literals::of(body), options),
+    // The library merges the body's text into the stored object's JSON.
+    let answer = match merge_patch::apply(kstruct_schema::go::marshal_json(&old).as_bytes(), body) {
+        Ok(patched) => finish(target, patched, &old, body_report, options),
         Err(e) => Err(bad_request(e.into())),
     };
     crate::json::dispose(old);
@@ -265,24 +268,17 @@ fn unknown_paths<P: Pipeline + ?Sized>(pipeline: Option<&P>, obj: &Value) -> Vec
     paths
 }
 
-/// Drops operations without recursion (their values nest as deep as input goes).
-fn dispose_operations(ops: Vec<Option<json_patch::Operation>>) {
-    let items = ops.into_iter().map(|o| o.map_or(Value::Null, Value::Object)).collect();
-    crate::json::dispose(Value::Array(items));
-}
-
-/// Decodes the patched object through the write path and updates with it. The patched JSON
-/// holds the patch's numbers as it wrote them, as the server's patch libraries keep them.
+/// Decodes the patched document (the library's text: what the patch wrote keeps its text)
+/// through the write path and updates with it.
 fn finish<R: Resolve + ?Sized>(
     target: &R,
-    patched: Value,
+    patched: Vec<u8>,
     old: &Value,
     body_report: strict::Report,
-    literals: &Literals,
     options: &DecodeOptions,
 ) -> Result<Decoded, Error> {
-    let patched_json = literals.marshal(&patched);
-    crate::json::dispose(patched);
+    // What the 422 quotes (invalid UTF-8 a patch wrote is U+FFFD, as Go's encoder writes it).
+    let patched_json = String::from_utf8_lossy(&patched).into_owned();
     let strict = options.field_validation != FieldValidation::Ignore;
     let decode = DecodeOptions {
         field_validation: if strict {
@@ -300,7 +296,7 @@ fn finish<R: Resolve + ?Sized>(
         let error = FieldError::invalid(&Path::new("patch"), BadValue::String(patched_json.clone()), detail);
         decode::invalid("", "", "", vec![error])
     };
-    let mut decoded = match decode::request_by_value(target, patched_json.as_bytes(), &decode, None) {
+    let mut decoded = match decode::request_by_value(target, &patched, &decode, None) {
         Ok(d) => d,
         // The patch's own strict errors are dropped: the result does not decode at all.
         Err(Error::Rejected(r)) => return Err(invalid(r.cause)),
@@ -322,7 +318,7 @@ fn finish<R: Resolve + ?Sized>(
         Vec::<String>::new().into()
     };
     decoded.duplicate_fields = body_report.duplicates.into();
-    decode::update_finish(target, decoded, old, options.validate, true).map(|mut d| {
+    decode::update_finish(target, decoded, old, options.validate, decode::Via::Patch).map(|mut d| {
         decode::set_resource_version(&mut d.object, options.resource_version);
         d
     })

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::json_patch::Operation;
+use super::lazy::Scan;
 use crate::json::{self, MAX_STRICT_ERRORS};
 use kstruct_schema::go::json_kind;
 
@@ -43,7 +43,7 @@ pub(super) fn json_patch_ops(decoded: &json::DecodedJson, body: &[u8]) -> Result
     for (i, keys) in keys.iter().enumerate() {
         let prefix = format!("[{i}].");
         let mut seen = std::collections::HashSet::new();
-        for key in keys {
+        for (key, _) in keys {
             let known = OP_MEMBERS.contains(&key.as_str());
             let first = seen.insert(key.as_str());
             let own = format!("{prefix}{key}");
@@ -76,18 +76,21 @@ pub(super) fn json_patch_ops(decoded: &json::DecodedJson, body: &[u8]) -> Result
 }
 
 /// The first type error of the operations' string members in document order, as Go reports
-/// it (it goes on after one and reports the first at the end); `keys` are each operation's
-/// member names in document order.
-fn type_errors(items: &[Value], keys: &[Vec<String>]) -> Result<(), String> {
+/// it (it goes on after one and reports the first at the end, so a member written twice
+/// fails on its first value even when the last one is a string); `keys` are each
+/// operation's members in document order, with the JSON kind of each value.
+fn type_errors(items: &[Value], keys: &[Vec<(String, &'static str)>]) -> Result<(), String> {
     for (i, item) in items.iter().enumerate() {
         match item {
-            Value::Object(map) => {
+            Value::Object(_) => {
                 let order = keys.get(i).map_or(&[][..], Vec::as_slice);
-                for name in order.iter().filter(|k| matches!(k.as_str(), "op" | "path" | "from")) {
-                    if let Some(v) = map.get(name).filter(|v| !v.is_string() && !v.is_null()) {
+                let members = order
+                    .iter()
+                    .filter(|(k, _)| matches!(k.as_str(), "op" | "path" | "from"));
+                for (name, kind) in members {
+                    if !matches!(*kind, "string" | "null") {
                         return Err(format!(
-                            "json: cannot unmarshal {} into Go struct field jsonPatchOp.{name} of type string",
-                            json_kind(v)
+                            "json: cannot unmarshal {kind} into Go struct field jsonPatchOp.{name} of type string"
                         ));
                     }
                 }
@@ -135,43 +138,10 @@ pub(super) fn merge_patch(decoded: json::DecodedJson) -> Result<(Value, Report),
     ))
 }
 
-/// The operations as the patch library reads them (`DecodePatch`: a JSON array of objects or
-/// `null`s; `null` is no operation at all).
-///
-/// # Errors
-/// Go's text for a body that is not such an array.
-pub(super) fn decode_operations(value: Value) -> Result<Vec<Option<Operation>>, String> {
-    match value {
-        Value::Null => Ok(Vec::new()),
-        Value::Array(items) => items
-            .into_iter()
-            .map(|item| match item {
-                Value::Object(map) => Ok(Some(map)),
-                Value::Null => Ok(None),
-                other => {
-                    let e = format!(
-                        "json: cannot unmarshal {} into Go value of type jsonpatch.Operation",
-                        json_kind(&other)
-                    );
-                    json::dispose(other);
-                    Err(e)
-                }
-            })
-            .collect(),
-        other => {
-            let e = format!(
-                "json: cannot unmarshal {} into Go value of type jsonpatch.Patch",
-                json_kind(&other)
-            );
-            json::dispose(other);
-            Err(e)
-        }
-    }
-}
-
-/// The member names of each object in a top-level JSON array, in document order, repeats
-/// included (empty for items that are not objects). `body` is valid JSON.
-fn op_keys(body: &[u8]) -> Vec<Vec<String>> {
+/// The members of each object in a top-level JSON array, in document order, repeats
+/// included, with the JSON kind of each value (empty for items that are not objects). `body`
+/// is valid JSON.
+fn op_keys(body: &[u8]) -> Vec<Vec<(String, &'static str)>> {
     let mut s = Scan { b: body, i: 0 };
     let mut out = Vec::new();
     s.ws();
@@ -196,82 +166,29 @@ fn op_keys(body: &[u8]) -> Vec<Vec<String>> {
                     .ok()
                     .and_then(|d| d.value.as_str().map(str::to_string))
                     .unwrap_or_default();
-                keys.push(key);
                 s.ws();
                 s.eat(b':');
-                s.value();
+                s.ws();
+                // The value's JSON kind, by its first byte (the body is valid JSON).
+                let kind = match s.b.get(s.i) {
+                    Some(b'"') => "string",
+                    Some(b'n') => "null",
+                    Some(b't' | b'f') => "bool",
+                    Some(b'[') => "array",
+                    Some(b'{') => "object",
+                    _ => "number",
+                };
+                keys.push((key, kind));
+                let _ = s.value();
                 s.ws();
                 s.eat(b',');
             }
         } else {
-            s.value();
+            let _ = s.value();
         }
         out.push(keys);
         s.ws();
         s.eat(b',');
-    }
-}
-
-/// A cursor over valid JSON.
-struct Scan<'a> {
-    b: &'a [u8],
-    i: usize,
-}
-
-impl Scan<'_> {
-    fn ws(&mut self) {
-        while self.i < self.b.len() && matches!(self.b[self.i], b' ' | b'\t' | b'\n' | b'\r') {
-            self.i += 1;
-        }
-    }
-
-    fn eat(&mut self, c: u8) -> bool {
-        let hit = self.b.get(self.i) == Some(&c);
-        self.i += usize::from(hit);
-        hit
-    }
-
-    /// Past a string starting at the cursor.
-    fn string(&mut self) {
-        self.i += 1;
-        while self.i < self.b.len() {
-            match self.b[self.i] {
-                b'\\' => self.i += 2,
-                b'"' => {
-                    self.i += 1;
-                    return;
-                }
-                _ => self.i += 1,
-            }
-        }
-    }
-
-    /// Past the value at the cursor, containers included (without recursion).
-    fn value(&mut self) {
-        self.ws();
-        let mut depth = 0usize;
-        while self.i < self.b.len() {
-            match self.b[self.i] {
-                b'"' => self.string(),
-                b'{' | b'[' => {
-                    depth += 1;
-                    self.i += 1;
-                }
-                b'}' | b']' if depth == 0 => return,
-                b'}' | b']' => {
-                    depth -= 1;
-                    self.i += 1;
-                    if depth == 0 {
-                        return;
-                    }
-                }
-                b',' if depth == 0 => return,
-                _ => self.i += 1,
-            }
-            if depth == 0 && self.b.get(self.i.wrapping_sub(1)) == Some(&b'"') {
-                return;
-            }
-        }
     }
 }
 
@@ -316,19 +233,31 @@ mod tests {
         );
         assert_eq!(
             op_keys(br#" [ 1, "x", {"a" : [ {"b": 1} ], "c\"d": "}"} , {}]"#),
-            [vec![], vec![], vec!["a".to_string(), "c\"d".to_string()], vec![]]
+            [
+                vec![],
+                vec![],
+                vec![("a".to_string(), "array"), ("c\"d".to_string(), "string")],
+                vec![]
+            ]
+        );
+        // A member written twice fails on its first value, as Go's decoder does.
+        let twice = br#"[{"op": "add", "path": [1], "path": "/a"}]"#;
+        assert_eq!(
+            json_patch_ops(&decoded(twice), twice).unwrap_err(),
+            "json: cannot unmarshal array into Go struct field jsonPatchOp.path of type string"
         );
     }
 
     #[test]
     fn the_librarys_reading() {
-        assert_eq!(decode_operations(decoded(b"null").value).unwrap().len(), 0);
+        use super::super::json_patch::decode;
+        assert_eq!(decode(b"null").unwrap().len(), 0);
         assert_eq!(
-            decode_operations(decoded(b"[1]").value).unwrap_err(),
+            decode(b"[1]").unwrap_err(),
             "json: cannot unmarshal number into Go value of type jsonpatch.Operation"
         );
         assert_eq!(
-            decode_operations(decoded(br#"{"a": 1}"#).value).unwrap_err(),
+            decode(br#"{"a": 1}"#).unwrap_err(),
             "json: cannot unmarshal object into Go value of type jsonpatch.Patch"
         );
         let (_, report) = merge_patch(decoded(br#"{"a": {"b": 1, "b": 2}, "a": {}}"#)).unwrap();

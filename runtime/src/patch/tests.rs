@@ -246,7 +246,7 @@ fn apply_merges_into_the_stored_object_or_creates() {
     let err = apply(&c, Some(&stored()), body, &opts(FieldValidation::Strict)).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 8: key \"mode\" already set in map"
+        "error strict decoding patch: error converting YAML to JSON: yaml: unmarshal errors:\n  line 8: key \"mode\" already set in map"
     );
     let created = apply(&c, None, body, &opts(FieldValidation::Ignore)).unwrap();
     assert_eq!(
@@ -368,7 +368,7 @@ fn apply_bodies_that_do_not_parse_are_refused_first() {
     assert_eq!(err.status().code, 400);
     assert!(
         err.to_string()
-            .starts_with("error decoding YAML: error converting YAML to JSON: yaml: "),
+            .starts_with("error decoding patch: error converting YAML to JSON: yaml: "),
         "{err}"
     );
 }
@@ -480,4 +480,197 @@ fn a_webhooks_result_is_typed_by_its_json_text() {
     let float = br#"[{"op": "replace", "path": "/spec/size", "value": 1.0}]"#;
     let kept = webhook(&crd(), &sent, float, Some(&stored()), &opts(FieldValidation::Strict)).unwrap();
     assert_eq!(kept.object["metadata"]["generation"], 3);
+}
+
+#[test]
+fn the_quoted_patched_document_is_the_librarys_text() {
+    // A JSON patch's value keeps its key order and escapes (a lone surrogate included); a
+    // merge patch's objects are parsed (to drop nulls) and print sorted, its strings as written.
+    let err = json(
+        &crd(),
+        &stored(),
+        br#"[{"op": "add", "path": "/spec/x", "value": {"b": "\ud800", "a": 1}}]"#,
+        &opts(FieldValidation::Strict),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#" "" is invalid: patch: Invalid value: "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"generation\":2,\"name\":\"w\",\"namespace\":\"ns\",\"resourceVersion\":\"5\"},\"spec\":{\"mode\":\"fast\",\"size\":1,\"x\":{\"b\":\"\\ud800\",\"a\":1}}}": strict decoding error: unknown field "spec.x""#
+    );
+    let err = merge(
+        &crd(),
+        &stored(),
+        br#"{"spec": {"x": {"b": "\u00e9", "a": 1}}}"#,
+        &opts(FieldValidation::Strict),
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().contains(r#"\"x\":{\"a\":1,\"b\":\"\\u00e9\"}"#),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_patch_has_no_uid_precondition() {
+    // A PUT's uid is a precondition of the storage (409); a patch sets none, so a uid it
+    // changes is validation's to refuse.
+    let c = crd();
+    let mut old = stored();
+    old["metadata"]["uid"] = json!("u1");
+    let err = merge(
+        &c,
+        &old,
+        br#"{"metadata": {"uid": "zz"}}"#,
+        &opts(FieldValidation::Strict),
+    )
+    .unwrap_err();
+    assert_eq!(err.status().code, 422);
+    assert_eq!(
+        err.to_string(),
+        r#"Widget.example.com "w" is invalid: metadata.uid: Invalid value: "zz": field is immutable"#
+    );
+    let mut body = old.clone();
+    body["metadata"]["uid"] = json!("zz");
+    let err = crate::decode::update(
+        &c,
+        &old,
+        &serde_json::to_vec(&body).unwrap(),
+        &opts(FieldValidation::Strict),
+    )
+    .unwrap_err();
+    assert_eq!(err.status().code, 409);
+    assert!(
+        err.to_string()
+            .ends_with("Precondition failed: UID in precondition: zz, UID in object meta: u1"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_update_without_a_name_is_undeterminable_and_keeps_its_warnings() {
+    // The second `metadata` replaces the first: the object has no name. Under Warn the
+    // duplicate is a warning the server sends with its 400.
+    let body = br#"{"apiVersion": "example.com/v1", "kind": "Widget",
+        "metadata": {"name": "w", "resourceVersion": "5"}, "metadata": {"resourceVersion": "5"}}"#;
+    let err = crate::decode::update(&crd(), &stored(), body, &opts(FieldValidation::Warn)).unwrap_err();
+    assert_eq!(err.status().code, 400);
+    assert_eq!(
+        err.to_string(),
+        "the name of the object (w based on URL) was undeterminable: name must be provided"
+    );
+    assert_eq!(err.warnings(), [r#"duplicate field "metadata""#]);
+    let err = crate::decode::update(&crd(), &stored(), body, &opts(FieldValidation::Ignore)).unwrap_err();
+    assert!(err.warnings().is_empty());
+    // A merge patch that removes the name.
+    let err = merge(
+        &crd(),
+        &stored(),
+        br#"{"metadata": {"name": null}}"#,
+        &opts(FieldValidation::Warn),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the name of the object (w based on URL) was undeterminable: name must be provided"
+    );
+}
+
+#[test]
+fn apply_checks_the_objects_type_first() {
+    let c = crd();
+    let strict = opts(FieldValidation::Strict);
+    let message = |r: Result<Decoded, Error>| {
+        let e = r.unwrap_err();
+        assert_eq!(e.status().code, 400, "{e}");
+        e.to_string()
+    };
+    let body = b"apiVersion: example.com/v1\nmetadata:\n  name: w\n";
+    assert_eq!(
+        message(apply(&c, Some(&stored()), body, &strict)),
+        "invalid object type: example.com/v1, Kind="
+    );
+    assert_eq!(
+        message(apply(&c, None, body, &strict)),
+        "invalid object type: example.com/v1, Kind="
+    );
+    let body = b"kind: Widget\nmetadata:\n  name: w\n";
+    assert_eq!(
+        message(apply(&c, Some(&stored()), body, &strict)),
+        "invalid object type: /, Kind=Widget"
+    );
+    let body = b"apiVersion: example.com/v2\nkind: Widget\nmetadata:\n  name: w\n";
+    assert_eq!(
+        message(apply(&c, Some(&stored()), body, &strict)),
+        "invalid object type: example.com/v2, Kind=Widget"
+    );
+    let body = b"apiVersion: a/b/c\nkind: Widget\nmetadata:\n  name: w\n";
+    assert_eq!(
+        message(apply(&c, Some(&stored()), body, &strict)),
+        "invalid object type: /, Kind="
+    );
+    // Decoding the body comes first, in the handler's words.
+    assert_eq!(
+        message(apply(&c, Some(&stored()), b"[1]", &strict)),
+        "error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}"
+    );
+    // A name other than the URL's.
+    let body = b"apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: x\n";
+    assert_eq!(
+        message(apply(&c, Some(&stored()), body, &strict)),
+        "the name of the object (x) does not match the name on the URL (w)"
+    );
+}
+
+#[test]
+fn a_webhooks_result_is_pre_parsed_for_its_type_meta() {
+    let sent = stored();
+    let result = |patch: &[u8]| {
+        webhook(&crd(), &sent, patch, Some(&stored()), &opts(FieldValidation::Warn))
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        result(br#"[{"op": "replace", "path": "/apiVersion", "value": true}]"#),
+        "Internal error occurred: couldn't get version/kind; json parse error: json: cannot unmarshal bool into Go struct field .apiVersion of type string"
+    );
+    assert_eq!(
+        result(br#"[{"op": "replace", "path": "/kind", "value": 5}]"#),
+        "Internal error occurred: couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field .kind of type string"
+    );
+    // Both wrong: the patched JSON's order (keys sorted) names apiVersion first.
+    assert_eq!(
+        result(br#"[{"op": "replace", "path": "/kind", "value": {}}, {"op": "replace", "path": "/apiVersion", "value": []}]"#),
+        "Internal error occurred: couldn't get version/kind; json parse error: json: cannot unmarshal array into Go struct field .apiVersion of type string"
+    );
+    assert_eq!(
+        result(br#"[{"op": "replace", "path": "/apiVersion", "value": "a/b/c"}]"#),
+        "Internal error occurred: unexpected GroupVersion string: a/b/c"
+    );
+}
+
+#[test]
+fn root_keys_a_schema_preserves_count_for_the_generation() {
+    let c = RegisteredCrd::new(
+        kstruct_schema::crd::CustomResourceDefinition::from_value(&json!({
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "widgets.example.com"},
+            "spec": {"group": "example.com", "scope": "Namespaced",
+                     "names": {"kind": "Widget", "plural": "widgets"},
+                     "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
+                         "type": "object", "x-kubernetes-preserve-unknown-fields": true}}}]}
+        }))
+        .unwrap(),
+    );
+    let mut old = stored();
+    old["data"] = json!({"k": 1});
+    let generation = |patch: &[u8]| {
+        merge(&c, &old, patch, &opts(FieldValidation::Strict)).unwrap().object["metadata"]["generation"].clone()
+    };
+    // Every root key but metadata is compared, the ones only the schema's preserving keeps too.
+    assert_eq!(generation(br#"{"data": {"k": 2}}"#), 3);
+    assert_eq!(generation(br#"{"extra": true}"#), 3);
+    assert_eq!(generation(br#"{"data": {"k": 1}}"#), 2);
+    assert_eq!(generation(br#"{"metadata": {"labels": {"a": "b"}}}"#), 2);
+    // `1.0` decodes as a float, which is not the stored integer `1`.
+    assert_eq!(generation(br#"{"data": {"k": 1.0}}"#), 3);
 }

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::{json_patch, strict};
+use super::json_patch;
 use crate::decode::{self, DecodeOptions, Decoded, Resolve, Selected};
 use crate::pipeline::Pipeline;
 use crate::{Error, json};
@@ -63,23 +63,19 @@ pub fn webhook<R: Resolve + ?Sized>(
     old: Option<&Value>,
     options: &DecodeOptions,
 ) -> Result<Decoded, Error> {
-    let decoded = json::decode(patch).map_err(|e| Error::Internal(e.message))?;
-    let ops = strict::decode_operations(decoded.value).map_err(Error::Internal)?;
-    let mut doc = json::deep_clone(object);
-    let applied = json_patch::apply(&mut doc, &ops);
-    super::dispose_operations(ops);
-    if let Err(e) = applied {
-        json::dispose(doc);
-        return Err(Error::Internal(e));
-    }
+    json::dispose(json::decode(patch).map_err(|e| Error::Internal(e.message))?.value);
+    let ops = json_patch::decode(patch).map_err(Error::Internal)?;
     // The server patches the object's JSON and decodes the result: numbers are typed by the
     // text they end up with (the object's as Go prints them, the patch's as it wrote them),
     // which is what the generation's comparison with the stored object sees.
-    let text = super::literals::Literals::of(patch).marshal(&doc);
-    json::dispose(doc);
-    let mut doc = json::decode(text.as_bytes())
-        .map_err(|e| Error::Internal(e.message))?
-        .value;
+    let text = json_patch::apply(kstruct_schema::go::marshal_json(object).as_bytes(), &ops).map_err(Error::Internal)?;
+    let mut doc = json::decode(&text).map_err(|e| Error::Internal(e.message))?.value;
+    // The dispatcher decodes the result with the JSON serializer, whose pre-parse reads the
+    // TypeMeta first (in the patched JSON's order: Go's, keys sorted).
+    if let Err(cause) = decode::pre_parse(&doc) {
+        json::dispose(doc);
+        return Err(Error::Internal(cause));
+    }
     let text = |k: &str| doc.get(k).and_then(Value::as_str).unwrap_or("").to_string();
     let (kind, api_version) = (text("kind"), text("apiVersion"));
     if !doc.is_object() || kind.is_empty() {
@@ -125,7 +121,7 @@ pub fn webhook<R: Resolve + ?Sized>(
                 },
                 &old,
                 options.validate,
-                false,
+                decode::Via::Webhook,
             )
             .map_err(internal)?;
             let warnings = updated.warnings.iter().map(str::to_string).collect();

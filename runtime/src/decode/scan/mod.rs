@@ -146,7 +146,7 @@ pub fn try_request_value<R: Resolve + ?Sized>(
     let (object, report) = (object?, report?);
     let (mut object, create_warnings) = match crate::decode::validated(target, object, namespace, options.validate) {
         Ok(validated) => validated,
-        Err(e) => return Some(Err(e)),
+        Err(e) => return Some(Err(e.with_warnings(report.warnings.iter()))),
     };
     if options.validate {
         crate::decode::set_resource_version(&mut object, options.resource_version);
