@@ -115,7 +115,13 @@ pub(super) fn text(rng: &mut Rng, v: &Value) -> String {
         newline: rng.pick(&["\n", "\n", "\n", "\r\n", "\r", "\u{85}", "\u{2028}"]),
     };
     let mut out = String::new();
-    if rng.chance(20) {
+    if rng.chance(5) {
+        // Directives need an explicit document start.
+        out.push_str(rng.pick(&["%YAML 1.1", "%TAG !e! tag:yaml.org,2002:", "%YAML 1.1 # v"]));
+        out.push_str(style.newline);
+        out.push_str("---");
+        out.push_str(style.newline);
+    } else if rng.chance(20) {
         out.push_str("---");
         out.push_str(style.newline);
     }
@@ -236,7 +242,16 @@ fn after(rng: &mut Rng, v: &Value, indent: usize, out: &mut String, style: Style
         After::Dash => out.push_str(rng.pick(&[" ", "  "])),
     }
     match v {
-        Value::String(s) if plain_safe(s) && rng.chance(40) => plain(rng, s, indent, out, style),
+        Value::String(s) if plain_safe(s) && rng.chance(30) => plain(rng, s, indent, out, style),
+        Value::String(s) if rng.chance(20) && style.folds() => {
+            // A block scalar: its header ends the line (a comment may follow).
+            block_scalar(rng, s, indent, out, style);
+            return;
+        }
+        Value::String(_) if rng.chance(10) => {
+            out.push_str("!!str ");
+            inline(rng, v, indent, out, style);
+        }
         _ => inline(rng, v, indent, out, style),
     }
     out.push_str(&comment(rng));
@@ -273,9 +288,10 @@ fn comment(rng: &mut Rng) -> String {
 }
 
 fn key(rng: &mut Rng, k: &str) -> String {
-    match rng.below(6) {
+    match rng.below(8) {
         0 => format!("'{k}'"),
         1 => format!("\"{k}\""),
+        2 => format!("!!str {k}"),
         _ => k.to_string(),
     }
 }
@@ -379,6 +395,44 @@ fn quoted(rng: &mut Rng, s: &str, indent: usize, out: &mut String, style: Style)
         prev = Some(c);
     }
     out.push(if single { '\'' } else { '"' });
+}
+
+/// A string as a block scalar without its final line break (`|-` keeps lines, `>-` folds
+/// single line breaks into spaces), its lines indented deeper than `indent`, with or without
+/// an indentation indicator.
+fn block_scalar(rng: &mut Rng, s: &str, indent: usize, out: &mut String, style: Style) {
+    let literal = rng.chance(50);
+    let more = 1 + rng.below(3);
+    let indicator = rng.chance(30);
+    out.push(if literal { '|' } else { '>' });
+    if indicator {
+        // The indicator counts from the block's indentation, the key's column.
+        out.push_str(&more.to_string());
+    }
+    out.push('-');
+    if rng.chance(20) {
+        out.push_str(" # block");
+    }
+    out.push_str(style.newline);
+    let pad = " ".repeat(indent + more);
+    let words: Vec<&str> = s.split(' ').collect();
+    out.push_str(&pad);
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 {
+            // A literal keeps spaces; a folded scalar may break a single space into a line.
+            if !literal && rng.chance(50) && !w.is_empty() && !words[i - 1].is_empty() {
+                out.push_str(style.newline);
+                out.push_str(&pad);
+            } else {
+                out.push(' ');
+            }
+        }
+        out.push_str(w);
+    }
+    out.push_str(style.newline);
+    if rng.chance(20) {
+        out.push_str(style.newline);
+    }
 }
 
 /// Words a plain scalar can hold without ending early or resolving to another type.
