@@ -33,7 +33,8 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(decoded) = kstruct::json::decode(data) {
             let mut all = Vec::new();
             paths(&decoded.value, "", &mut all);
-            for p in all.iter().take(200) {
+            // (A root key `""` has the path of the root itself, which names no key.)
+            for p in all.iter().filter(|p| !p.is_empty()).take(200) {
                 assert!(map.locate(p).is_some(), "JSON path {p:?} not found");
             }
             for d in &decoded.duplicates {

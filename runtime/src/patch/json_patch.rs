@@ -198,9 +198,8 @@ fn invalid_index(idx: i64) -> String {
     format!("Unable to access invalid index: {idx}: invalid index referenced")
 }
 
-/// An index of an array of `len` items for `get` and `set`.
-fn index(key: &str, len: usize) -> Result<usize, String> {
-    let idx = atoi(key)?;
+/// A Go index counted from the end of `len` positions when negative (`-1` is the last).
+fn from_end(idx: i64, len: usize) -> Result<usize, String> {
     let len = i64::try_from(len).unwrap_or(i64::MAX);
     let at = if idx < 0 {
         if idx < -len {
@@ -210,10 +209,16 @@ fn index(key: &str, len: usize) -> Result<usize, String> {
     } else {
         idx
     };
-    if at >= len {
-        return Err(invalid_index(at));
-    }
     usize::try_from(at).map_err(|_| invalid_index(idx))
+}
+
+/// An index of an array of `len` items for `get` and `set`.
+fn index(key: &str, len: usize) -> Result<usize, String> {
+    let at = from_end(atoi(key)?, len)?;
+    if at >= len {
+        return Err(invalid_index(at as i64));
+    }
+    Ok(at)
 }
 
 /// `container.get`: the member or item at `key` (nil when absent or `null`).
@@ -265,19 +270,12 @@ fn con_add(con: &mut Node, key: &str, val: Node) -> Result<(), String> {
                 return Ok(());
             }
             let idx = atoi(key).map_err(|e| format!("value was not a proper array index: '{key}': {e}"))?;
-            let size = i64::try_from(items.len()).unwrap_or(i64::MAX) + 1;
-            if idx >= size {
+            // One more position than items: the end.
+            let size = items.len() + 1;
+            if idx >= i64::try_from(size).unwrap_or(i64::MAX) {
                 return Err(invalid_index(idx));
             }
-            let at = if idx < 0 {
-                if idx < -size {
-                    return Err(invalid_index(idx));
-                }
-                idx + size
-            } else {
-                idx
-            };
-            items.insert(usize::try_from(at).map_err(|_| invalid_index(idx))?, val);
+            items.insert(from_end(idx, size)?, val);
             Ok(())
         }
         _ => Err(MISSING.into()),
@@ -292,19 +290,10 @@ fn con_remove(con: &mut Node, key: &str) -> Result<Node, String> {
             .ok_or_else(|| format!("Unable to remove nonexistent key: {key}: {MISSING}")),
         Node::Ary(items) => {
             let idx = atoi(key)?;
-            let len = i64::try_from(items.len()).unwrap_or(i64::MAX);
-            if idx >= len {
+            if idx >= i64::try_from(items.len()).unwrap_or(i64::MAX) {
                 return Err(invalid_index(idx));
             }
-            let at = if idx < 0 {
-                if idx < -len {
-                    return Err(invalid_index(idx));
-                }
-                idx + len
-            } else {
-                idx
-            };
-            Ok(items.remove(usize::try_from(at).map_err(|_| invalid_index(idx))?))
+            Ok(items.remove(from_end(idx, items.len())?))
         }
         _ => Err(MISSING.into()),
     }

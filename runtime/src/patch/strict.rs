@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::lazy::Scan;
+use super::lazy::{Scan, kind_of};
 use crate::json::{self, MAX_STRICT_ERRORS};
 use kstruct_schema::go::json_kind;
 
@@ -169,17 +169,8 @@ fn op_keys(body: &[u8]) -> Vec<Vec<(String, &'static str)>> {
                 s.ws();
                 s.eat(b':');
                 s.ws();
-                // The value's JSON kind, by its first byte (the body is valid JSON).
-                let kind = match s.b.get(s.i) {
-                    Some(b'"') => "string",
-                    Some(b'n') => "null",
-                    Some(b't' | b'f') => "bool",
-                    Some(b'[') => "array",
-                    Some(b'{') => "object",
-                    _ => "number",
-                };
-                keys.push((key, kind));
-                let _ = s.value();
+                let value = s.value();
+                keys.push((key, kind_of(&s.b[value])));
                 s.ws();
                 s.eat(b',');
             }

@@ -650,17 +650,7 @@ fn a_webhooks_result_is_pre_parsed_for_its_type_meta() {
 
 #[test]
 fn root_keys_a_schema_preserves_count_for_the_generation() {
-    let c = RegisteredCrd::new(
-        kstruct_schema::crd::CustomResourceDefinition::from_value(&json!({
-            "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-            "metadata": {"name": "widgets.example.com"},
-            "spec": {"group": "example.com", "scope": "Namespaced",
-                     "names": {"kind": "Widget", "plural": "widgets"},
-                     "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
-                         "type": "object", "x-kubernetes-preserve-unknown-fields": true}}}]}
-        }))
-        .unwrap(),
-    );
+    let c = crate::test_support::widget_crd_of(json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true}));
     let mut old = stored();
     old["data"] = json!({"k": 1});
     let generation = |patch: &[u8]| {

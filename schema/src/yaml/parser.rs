@@ -133,6 +133,12 @@ fn parser_error_context(context: &'static str, context_mark: Mark, problem: &str
     }
 }
 
+/// A block mapping's key or value is empty when the next token starts another entry or ends
+/// the mapping.
+fn ends_block_entry(kind: &TokenKind) -> bool {
+    matches!(kind, TokenKind::Key | TokenKind::Value | TokenKind::BlockEnd)
+}
+
 fn empty_scalar(mark: Mark) -> Event {
     Event {
         kind: EventKind::Scalar {
@@ -194,11 +200,11 @@ impl<'a> Parser<'a> {
             State::DocumentContent => self.parse_document_content(),
             State::DocumentEnd => self.parse_document_end(),
             State::BlockNode => self.parse_node(true, false),
-            State::BlockSequenceFirstEntry => self.parse_block_sequence_entry(true),
-            State::BlockSequenceEntry => self.parse_block_sequence_entry(false),
+            State::BlockSequenceFirstEntry => self.parse_block_entry(true, false),
+            State::BlockSequenceEntry => self.parse_block_entry(false, false),
             State::IndentlessSequenceEntry => self.parse_indentless_sequence_entry(),
-            State::BlockMappingFirstKey => self.parse_block_mapping_key(true),
-            State::BlockMappingKey => self.parse_block_mapping_key(false),
+            State::BlockMappingFirstKey => self.parse_block_entry(true, true),
+            State::BlockMappingKey => self.parse_block_entry(false, true),
             State::BlockMappingValue => self.parse_block_mapping_value(),
             State::FlowSequenceFirstEntry => self.parse_flow_sequence_entry(true),
             State::FlowSequenceEntry => self.parse_flow_sequence_entry(false),
@@ -415,50 +421,27 @@ impl<'a> Parser<'a> {
                     end: token_end,
                 })
             }
-            TokenKind::FlowSequenceStart => {
-                self.state = State::FlowSequenceFirstEntry;
+            TokenKind::FlowSequenceStart
+            | TokenKind::FlowMappingStart
+            | TokenKind::BlockSequenceStart
+            | TokenKind::BlockMappingStart
+                if block || matches!(kind, TokenKind::FlowSequenceStart | TokenKind::FlowMappingStart) =>
+            {
+                let (state, mapping, flow) = match kind {
+                    TokenKind::FlowSequenceStart => (State::FlowSequenceFirstEntry, false, true),
+                    TokenKind::FlowMappingStart => (State::FlowMappingFirstKey, true, true),
+                    TokenKind::BlockSequenceStart => (State::BlockSequenceFirstEntry, false, false),
+                    _ => (State::BlockMappingFirstKey, true, false),
+                };
+                self.state = state;
+                let tag = text(tag);
+                let kind = if mapping {
+                    EventKind::MappingStart { anchor, tag, flow }
+                } else {
+                    EventKind::SequenceStart { anchor, tag, flow }
+                };
                 Ok(Event {
-                    kind: EventKind::SequenceStart {
-                        anchor,
-                        tag: text(tag),
-                        flow: true,
-                    },
-                    start,
-                    end: token_end,
-                })
-            }
-            TokenKind::FlowMappingStart => {
-                self.state = State::FlowMappingFirstKey;
-                Ok(Event {
-                    kind: EventKind::MappingStart {
-                        anchor,
-                        tag: text(tag),
-                        flow: true,
-                    },
-                    start,
-                    end: token_end,
-                })
-            }
-            TokenKind::BlockSequenceStart if block => {
-                self.state = State::BlockSequenceFirstEntry;
-                Ok(Event {
-                    kind: EventKind::SequenceStart {
-                        anchor,
-                        tag: text(tag),
-                        flow: false,
-                    },
-                    start,
-                    end: token_end,
-                })
-            }
-            TokenKind::BlockMappingStart if block => {
-                self.state = State::BlockMappingFirstKey;
-                Ok(Event {
-                    kind: EventKind::MappingStart {
-                        anchor,
-                        tag: text(tag),
-                        flow: false,
-                    },
+                    kind,
                     start,
                     end: token_end,
                 })
@@ -495,58 +478,90 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn parse_block_sequence_entry(&mut self, first: bool) -> Scan<Event> {
+    /// A collection's first token (`[`, `{`, or the block start): its mark is the context of
+    /// the collection's errors.
+    fn begin_collection(&mut self, first: bool) -> Scan<()> {
         if first {
             let (_, start, _) = self.peek_kind()?;
             self.marks.push(start);
             self.scanner.skip_token();
         }
-        let (kind, start, end) = self.peek_kind()?;
-        if kind == TokenKind::BlockEntry {
-            let mark = end;
-            self.scanner.skip_token();
-            let (kind, _, _) = self.peek_kind()?;
-            if kind != TokenKind::BlockEntry && kind != TokenKind::BlockEnd {
-                self.states.push(State::BlockSequenceEntry);
-                return self.parse_node(true, false);
-            }
-            self.state = State::BlockSequenceEntry;
+        Ok(())
+    }
+
+    /// A collection's closing token: its end event, and the state before it.
+    fn end_collection(&mut self, kind: EventKind, start: Mark, end: Mark) -> Event {
+        self.pop_state();
+        self.pop_mark();
+        self.scanner.skip_token();
+        Event { kind, start, end }
+    }
+
+    /// What follows an indicator (`-`, `?`, `:`) ending at `mark`, just skipped: the node,
+    /// unless the next token is one that `ends` it, which leaves an empty scalar; `next` is the
+    /// state after either.
+    fn node_or_empty(
+        &mut self,
+        mark: Mark,
+        ends: fn(&TokenKind) -> bool,
+        next: State,
+        indentless_sequence: bool,
+    ) -> Scan<Event> {
+        let (kind, _, _) = self.peek_kind()?;
+        if ends(&kind) {
+            self.state = next;
             return Ok(empty_scalar(mark));
         }
-        if kind == TokenKind::BlockEnd {
-            self.pop_state();
-            self.pop_mark();
+        self.states.push(next);
+        self.parse_node(true, indentless_sequence)
+    }
+
+    /// The next entry of a block sequence (`-`) or mapping (`?` or a simple key's implied
+    /// one), or the collection's end.
+    fn parse_block_entry(&mut self, first: bool, mapping: bool) -> Scan<Event> {
+        self.begin_collection(first)?;
+        let (kind, start, end) = self.peek_kind()?;
+        let indicator = if mapping { TokenKind::Key } else { TokenKind::BlockEntry };
+        if kind == indicator {
             self.scanner.skip_token();
-            return Ok(Event {
-                kind: EventKind::SequenceEnd,
-                start,
-                end,
-            });
+            return if mapping {
+                self.node_or_empty(end, ends_block_entry, State::BlockMappingValue, true)
+            } else {
+                let ends = |k: &TokenKind| matches!(k, TokenKind::BlockEntry | TokenKind::BlockEnd);
+                self.node_or_empty(end, ends, State::BlockSequenceEntry, false)
+            };
+        }
+        if kind == TokenKind::BlockEnd {
+            let kind = if mapping {
+                EventKind::MappingEnd
+            } else {
+                EventKind::SequenceEnd
+            };
+            return Ok(self.end_collection(kind, start, end));
         }
         let context_mark = self.pop_mark();
-        Err(parser_error_context(
-            "while parsing a block collection",
-            context_mark,
-            "did not find expected '-' indicator",
-            start,
-        ))
+        let (context, problem) = if mapping {
+            ("while parsing a block mapping", "did not find expected key")
+        } else {
+            (
+                "while parsing a block collection",
+                "did not find expected '-' indicator",
+            )
+        };
+        Err(parser_error_context(context, context_mark, problem, start))
     }
 
     fn parse_indentless_sequence_entry(&mut self) -> Scan<Event> {
         let (kind, start, end) = self.peek_kind()?;
         if kind == TokenKind::BlockEntry {
-            let mark = end;
             self.scanner.skip_token();
-            let (kind, _, _) = self.peek_kind()?;
-            if !matches!(
-                kind,
-                TokenKind::BlockEntry | TokenKind::Key | TokenKind::Value | TokenKind::BlockEnd
-            ) {
-                self.states.push(State::IndentlessSequenceEntry);
-                return self.parse_node(true, false);
-            }
-            self.state = State::IndentlessSequenceEntry;
-            return Ok(empty_scalar(mark));
+            let ends = |k: &TokenKind| {
+                matches!(
+                    k,
+                    TokenKind::BlockEntry | TokenKind::Key | TokenKind::Value | TokenKind::BlockEnd
+                )
+            };
+            return self.node_or_empty(end, ends, State::IndentlessSequenceEntry, false);
         }
         self.pop_state();
         Ok(Event {
@@ -556,66 +571,18 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn parse_block_mapping_key(&mut self, first: bool) -> Scan<Event> {
-        if first {
-            let (_, start, _) = self.peek_kind()?;
-            self.marks.push(start);
-            self.scanner.skip_token();
-        }
-        let (kind, start, end) = self.peek_kind()?;
-        if kind == TokenKind::Key {
-            let mark = end;
-            self.scanner.skip_token();
-            let (kind, _, _) = self.peek_kind()?;
-            if !matches!(kind, TokenKind::Key | TokenKind::Value | TokenKind::BlockEnd) {
-                self.states.push(State::BlockMappingValue);
-                return self.parse_node(true, true);
-            }
-            self.state = State::BlockMappingValue;
-            return Ok(empty_scalar(mark));
-        }
-        if kind == TokenKind::BlockEnd {
-            self.pop_state();
-            self.pop_mark();
-            self.scanner.skip_token();
-            return Ok(Event {
-                kind: EventKind::MappingEnd,
-                start,
-                end,
-            });
-        }
-        let context_mark = self.pop_mark();
-        Err(parser_error_context(
-            "while parsing a block mapping",
-            context_mark,
-            "did not find expected key",
-            start,
-        ))
-    }
-
     fn parse_block_mapping_value(&mut self) -> Scan<Event> {
         let (kind, start, end) = self.peek_kind()?;
         if kind == TokenKind::Value {
-            let mark = end;
             self.scanner.skip_token();
-            let (kind, _, _) = self.peek_kind()?;
-            if !matches!(kind, TokenKind::Key | TokenKind::Value | TokenKind::BlockEnd) {
-                self.states.push(State::BlockMappingKey);
-                return self.parse_node(true, true);
-            }
-            self.state = State::BlockMappingKey;
-            return Ok(empty_scalar(mark));
+            return self.node_or_empty(end, ends_block_entry, State::BlockMappingKey, true);
         }
         self.state = State::BlockMappingKey;
         Ok(empty_scalar(start))
     }
 
     fn parse_flow_sequence_entry(&mut self, first: bool) -> Scan<Event> {
-        if first {
-            let (_, start, _) = self.peek_kind()?;
-            self.marks.push(start);
-            self.scanner.skip_token();
-        }
+        self.begin_collection(first)?;
         let (mut kind, mut start, mut end) = self.peek_kind()?;
         if kind != TokenKind::FlowSequenceEnd {
             if !first {
@@ -650,14 +617,7 @@ impl<'a> Parser<'a> {
                 return self.parse_node(false, false);
             }
         }
-        self.pop_state();
-        self.pop_mark();
-        self.scanner.skip_token();
-        Ok(Event {
-            kind: EventKind::SequenceEnd,
-            start,
-            end,
-        })
+        Ok(self.end_collection(EventKind::SequenceEnd, start, end))
     }
 
     fn parse_flow_sequence_entry_mapping_key(&mut self) -> Scan<Event> {
@@ -702,11 +662,7 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_flow_mapping_key(&mut self, first: bool) -> Scan<Event> {
-        if first {
-            let (_, start, _) = self.peek_kind()?;
-            self.marks.push(start);
-            self.scanner.skip_token();
-        }
+        self.begin_collection(first)?;
         let (mut kind, mut start, mut end) = self.peek_kind()?;
         if kind != TokenKind::FlowMappingEnd {
             if !first {
@@ -741,14 +697,7 @@ impl<'a> Parser<'a> {
                 return self.parse_node(false, false);
             }
         }
-        self.pop_state();
-        self.pop_mark();
-        self.scanner.skip_token();
-        Ok(Event {
-            kind: EventKind::MappingEnd,
-            start,
-            end,
-        })
+        Ok(self.end_collection(EventKind::MappingEnd, start, end))
     }
 
     fn parse_flow_mapping_value(&mut self, empty: bool) -> Scan<Event> {

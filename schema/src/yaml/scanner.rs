@@ -659,36 +659,37 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
-    fn fetch_block_entry(&mut self) -> Scan<()> {
+    /// `-` (a block entry) or `?` (a complex key): in block context only where a simple key
+    /// could start, opening the collection it begins (`refused` otherwise). In flow context a
+    /// `-` is the parser's to report, where it can name the collection.
+    fn fetch_indicator(&mut self, kind: TokenKind, opens: TokenKind, refused: &'static str) -> Scan<()> {
         if self.flow_level == 0 {
             if !self.simple_key_allowed {
-                return Err(self.error("", self.mark, "block sequence entries are not allowed in this context"));
+                return Err(self.error("", self.mark, refused));
             }
-            self.roll_indent(
-                self.mark.column as isize,
-                None,
-                TokenKind::BlockSequenceStart,
-                self.mark,
-            )?;
+            self.roll_indent(self.mark.column as isize, None, opens, self.mark)?;
         }
-        // In flow context the parser reports the `-`, where it can name the collection.
         self.remove_simple_key()?;
-        self.simple_key_allowed = true;
-        self.push_simple(TokenKind::BlockEntry);
+        // A simple key may follow `-`, and `?` in block context.
+        self.simple_key_allowed = kind == TokenKind::BlockEntry || self.flow_level == 0;
+        self.push_simple(kind);
         Ok(())
     }
 
+    fn fetch_block_entry(&mut self) -> Scan<()> {
+        self.fetch_indicator(
+            TokenKind::BlockEntry,
+            TokenKind::BlockSequenceStart,
+            "block sequence entries are not allowed in this context",
+        )
+    }
+
     fn fetch_key(&mut self) -> Scan<()> {
-        if self.flow_level == 0 {
-            if !self.simple_key_allowed {
-                return Err(self.error("", self.mark, "mapping keys are not allowed in this context"));
-            }
-            self.roll_indent(self.mark.column as isize, None, TokenKind::BlockMappingStart, self.mark)?;
-        }
-        self.remove_simple_key()?;
-        self.simple_key_allowed = self.flow_level == 0;
-        self.push_simple(TokenKind::Key);
-        Ok(())
+        self.fetch_indicator(
+            TokenKind::Key,
+            TokenKind::BlockMappingStart,
+            "mapping keys are not allowed in this context",
+        )
     }
 
     fn fetch_value(&mut self) -> Scan<()> {
@@ -725,44 +726,39 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
-    fn fetch_anchor(&mut self, alias: bool) -> Scan<()> {
-        self.save_simple_key()?;
-        self.simple_key_allowed = false;
-        let token = self.scan_anchor(alias)?;
+    /// A token scanned by `scan`: one that may be a simple key (anchor, alias, tag, flow and
+    /// plain scalars), after which no simple key may follow on the line; or a block scalar,
+    /// which is none and after which one may.
+    fn fetch_scanned(&mut self, may_be_key: bool, scan: impl FnOnce(&mut Self) -> Scan<Token>) -> Scan<()> {
+        if may_be_key {
+            self.save_simple_key()?;
+        } else {
+            self.remove_simple_key()?;
+        }
+        self.simple_key_allowed = !may_be_key;
+        let token = scan(self)?;
         self.tokens.push_back(token);
         Ok(())
+    }
+
+    fn fetch_anchor(&mut self, alias: bool) -> Scan<()> {
+        self.fetch_scanned(true, |s| s.scan_anchor(alias))
     }
 
     fn fetch_tag(&mut self) -> Scan<()> {
-        self.save_simple_key()?;
-        self.simple_key_allowed = false;
-        let token = self.scan_tag()?;
-        self.tokens.push_back(token);
-        Ok(())
+        self.fetch_scanned(true, Self::scan_tag)
     }
 
     fn fetch_block_scalar(&mut self, literal: bool) -> Scan<()> {
-        self.remove_simple_key()?;
-        self.simple_key_allowed = true;
-        let token = self.scan_block_scalar(literal)?;
-        self.tokens.push_back(token);
-        Ok(())
+        self.fetch_scanned(false, |s| s.scan_block_scalar(literal))
     }
 
     fn fetch_flow_scalar(&mut self, single: bool) -> Scan<()> {
-        self.save_simple_key()?;
-        self.simple_key_allowed = false;
-        let token = self.scan_flow_scalar(single)?;
-        self.tokens.push_back(token);
-        Ok(())
+        self.fetch_scanned(true, |s| s.scan_flow_scalar(single))
     }
 
     fn fetch_plain_scalar(&mut self) -> Scan<()> {
-        self.save_simple_key()?;
-        self.simple_key_allowed = false;
-        let token = self.scan_plain_scalar()?;
-        self.tokens.push_back(token);
-        Ok(())
+        self.fetch_scanned(true, Self::scan_plain_scalar)
     }
 
     // ---- Scanners -----------------------------------------------------------------------
@@ -818,6 +814,21 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
+    /// The rest of a directive's or a block scalar header's line: blanks, a comment, the
+    /// line break (or the end of the text).
+    fn end_of_line(&mut self, context: &'static str, start: Mark) -> Scan<()> {
+        self.skip_blanks()?;
+        self.skip_comment()?;
+        if !self.is_breakz(0) {
+            return Err(self.error(context, start, "did not find expected comment or line break"));
+        }
+        if self.is_break(0) {
+            self.cache(2)?;
+            self.skip_line();
+        }
+        Ok(())
+    }
+
     fn scan_directive(&mut self) -> Scan<Token> {
         let start = self.mark;
         self.skip();
@@ -834,19 +845,7 @@ impl<'a> Scanner<'a> {
             _ => return Err(self.error("while scanning a directive", start, "found unknown directive name")),
         };
         let end = self.mark;
-        self.skip_blanks()?;
-        self.skip_comment()?;
-        if !self.is_breakz(0) {
-            return Err(self.error(
-                "while scanning a directive",
-                start,
-                "did not find expected comment or line break",
-            ));
-        }
-        if self.is_break(0) {
-            self.cache(2)?;
-            self.skip_line();
-        }
+        self.end_of_line("while scanning a directive", start)?;
         Ok(Token { kind, start, end })
     }
 
@@ -1121,19 +1120,7 @@ impl<'a> Scanner<'a> {
                 self.skip();
             }
         }
-        self.skip_blanks()?;
-        self.skip_comment()?;
-        if !self.is_breakz(0) {
-            return Err(self.error(
-                "while scanning a block scalar",
-                start,
-                "did not find expected comment or line break",
-            ));
-        }
-        if self.is_break(0) {
-            self.cache(2)?;
-            self.skip_line();
-        }
+        self.end_of_line("while scanning a block scalar", start)?;
         let mut end = self.mark;
         let mut indent: usize = 0;
         if increment > 0 {
@@ -1343,38 +1330,15 @@ impl<'a> Scanner<'a> {
             if (single && c == b'\'') || (!single && c == b'"') {
                 break;
             }
-            while self.is_blank(0) || self.is_break(0) {
-                if self.is_blank(0) {
-                    if leading_blanks {
-                        self.skip();
-                    } else {
-                        self.read(&mut whitespaces);
-                    }
-                } else {
-                    self.cache(2)?;
-                    if leading_blanks {
-                        self.read_line(&mut trailing_breaks);
-                    } else {
-                        whitespaces.clear();
-                        self.read_line(&mut leading_break);
-                        leading_blanks = true;
-                    }
-                }
-                self.cache(1)?;
-            }
+            let mut gap = Gap {
+                leading_blanks: &mut leading_blanks,
+                whitespaces: &mut whitespaces,
+                leading_break: &mut leading_break,
+                trailing_breaks: &mut trailing_breaks,
+            };
+            self.scan_gap(&mut gap, None)?;
             if leading_blanks {
-                if leading_break.first() == Some(&b'\n') {
-                    if trailing_breaks.is_empty() {
-                        s.push(b' ');
-                    } else {
-                        s.append(&mut trailing_breaks);
-                    }
-                } else {
-                    s.append(&mut leading_break);
-                    s.append(&mut trailing_breaks);
-                }
-                trailing_breaks.clear();
-                leading_break.clear();
+                fold_breaks(&mut s, &mut leading_break, &mut trailing_breaks);
             } else {
                 s.append(&mut whitespaces);
             }
@@ -1390,6 +1354,44 @@ impl<'a> Scanner<'a> {
             start,
             end: self.mark,
         })
+    }
+
+    /// The blanks and line breaks between two runs of a flow or plain scalar's text: blanks
+    /// before the first break are kept (`whitespaces`), blanks after it dropped, breaks
+    /// collected. A plain scalar in block context (`plain`: its indentation and start) refuses
+    /// a tab left of its indentation on a continuation line.
+    fn scan_gap(&mut self, gap: &mut Gap<'_>, plain: Option<(isize, Mark)>) -> Scan<()> {
+        while self.is_blank(0) || self.is_break(0) {
+            if self.is_blank(0) {
+                if let Some((indent, start)) = plain
+                    && *gap.leading_blanks
+                    && (self.mark.column as isize) < indent
+                    && self.ch() == b'\t'
+                {
+                    return Err(self.error(
+                        "while scanning a plain scalar",
+                        start,
+                        "found a tab character that violates indentation",
+                    ));
+                }
+                if *gap.leading_blanks {
+                    self.skip();
+                } else {
+                    self.read(gap.whitespaces);
+                }
+            } else {
+                self.cache(2)?;
+                if *gap.leading_blanks {
+                    self.read_line(gap.trailing_breaks);
+                } else {
+                    gap.whitespaces.clear();
+                    self.read_line(gap.leading_break);
+                    *gap.leading_blanks = true;
+                }
+            }
+            self.cache(1)?;
+        }
+        Ok(())
     }
 
     fn scan_plain_scalar(&mut self) -> Scan<Token> {
@@ -1418,24 +1420,11 @@ impl<'a> Scanner<'a> {
                 if (c == b':' && self.is_blankz(1)) || (self.flow_level > 0 && b",?[]{}".contains(&c)) {
                     break;
                 }
-                if leading_blanks || !whitespaces.is_empty() {
-                    if leading_blanks {
-                        if leading_break.first() == Some(&b'\n') {
-                            if trailing_breaks.is_empty() {
-                                s.push(b' ');
-                            } else {
-                                s.append(&mut trailing_breaks);
-                            }
-                        } else {
-                            s.append(&mut leading_break);
-                            s.append(&mut trailing_breaks);
-                        }
-                        trailing_breaks.clear();
-                        leading_break.clear();
-                        leading_blanks = false;
-                    } else {
-                        s.append(&mut whitespaces);
-                    }
+                if leading_blanks {
+                    fold_breaks(&mut s, &mut leading_break, &mut trailing_breaks);
+                    leading_blanks = false;
+                } else {
+                    s.append(&mut whitespaces);
                 }
                 self.read(&mut s);
                 end = self.mark;
@@ -1445,32 +1434,13 @@ impl<'a> Scanner<'a> {
                 break;
             }
             self.cache(1)?;
-            while self.is_blank(0) || self.is_break(0) {
-                if self.is_blank(0) {
-                    if leading_blanks && (self.mark.column as isize) < indent && self.ch() == b'\t' {
-                        return Err(self.error(
-                            "while scanning a plain scalar",
-                            start,
-                            "found a tab character that violates indentation",
-                        ));
-                    }
-                    if leading_blanks {
-                        self.skip();
-                    } else {
-                        self.read(&mut whitespaces);
-                    }
-                } else {
-                    self.cache(2)?;
-                    if leading_blanks {
-                        self.read_line(&mut trailing_breaks);
-                    } else {
-                        whitespaces.clear();
-                        self.read_line(&mut leading_break);
-                        leading_blanks = true;
-                    }
-                }
-                self.cache(1)?;
-            }
+            let mut gap = Gap {
+                leading_blanks: &mut leading_blanks,
+                whitespaces: &mut whitespaces,
+                leading_break: &mut leading_break,
+                trailing_breaks: &mut trailing_breaks,
+            };
+            self.scan_gap(&mut gap, Some((indent, start)))?;
             if self.flow_level == 0 && (self.mark.column as isize) < indent {
                 break;
             }
@@ -1487,4 +1457,30 @@ impl<'a> Scanner<'a> {
             end,
         })
     }
+}
+
+/// What [`Scanner::scan_gap`] collects between two runs of a scalar's text.
+struct Gap<'g> {
+    /// A line break was crossed.
+    leading_blanks: &'g mut bool,
+    whitespaces: &'g mut Vec<u8>,
+    leading_break: &'g mut Vec<u8>,
+    trailing_breaks: &'g mut Vec<u8>,
+}
+
+/// Joins the text around line breaks in a flow or plain scalar: a single LF-like break folds to
+/// a space, further breaks are kept; LS and PS are kept as they are.
+fn fold_breaks(s: &mut Vec<u8>, leading_break: &mut Vec<u8>, trailing_breaks: &mut Vec<u8>) {
+    if leading_break.first() == Some(&b'\n') {
+        if trailing_breaks.is_empty() {
+            s.push(b' ');
+        } else {
+            s.append(trailing_breaks);
+        }
+    } else {
+        s.append(leading_break);
+        s.append(trailing_breaks);
+    }
+    trailing_breaks.clear();
+    leading_break.clear();
 }
