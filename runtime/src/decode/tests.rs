@@ -737,3 +737,16 @@ fn bytes_are_appended_to_whatever_the_buffer_holds() {
         assert_eq!(&out[prior.len()..], printed.as_bytes());
     }
 }
+
+#[test]
+fn the_bodys_own_kind_is_printed_as_written() {
+    // `%s` of the body's kind (raw), `%q` of its version, then the endpoint's kind.
+    let r = rejected(
+        r#"{"apiVersion": "example.com/v\u00e9", "kind": "W\u00eddget\u0007", "a": 1, "a": 2}"#,
+        FieldValidation::Strict,
+    );
+    assert_eq!(
+        r.message,
+        "W\u{ed}dget\u{7} in version \"v\u{e9}\" cannot be handled as a Widget: strict decoding error: duplicate field \"a\""
+    );
+}
