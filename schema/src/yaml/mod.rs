@@ -218,7 +218,8 @@ pub fn json_key(value: &str, plain: bool) -> Option<String> {
 /// let evs = events(b"a: [1, *x]\n").unwrap_err();
 /// assert_eq!(evs.message(), "yaml: unknown anchor 'x' referenced");
 /// let evs = events(b"spec:\n  size: 3\n").unwrap();
-/// let key = &evs[3];
+/// // stream start, document start, the root mapping, `spec`, its mapping, then `size`
+/// let key = &evs[5];
 /// assert!(matches!(&key.kind, EventKind::Scalar { value, .. } if value == "size"));
 /// assert_eq!((key.start.line, key.start.column), (1, 2));
 /// ```
