@@ -7,7 +7,7 @@
 //!
 //! Workloads: `small` (2,000 objects of ~2.5 KB), `large` (100 of ~61 KB), `corpus` (the
 //! corpus's 1,301 instances, when ../shared is present: `serde`, `walk-*`, counted with
-//! `--toggle-collect=counts::corpus_pass`). Paths: `none`
+//! `--toggle-collect=counts::corpus_pass`; also `sonic`). Paths: `none`
 //! (setup only: subtract it), `serde` (serde_json bytes -> Value -> bytes, the baseline),
 //! `bytes-ignore`, `bytes-warn` (compiled `decode_bytes`), `walk-ignore`, `walk-warn` (the
 //! byte walk, `kstruct::scan`, by the interpreter's plan; it must answer every document);
@@ -16,7 +16,8 @@
 //! (`decode`: the walk to a `Value`, by the interpreter's plan, by compiled code); in place on
 //! parsed objects, prune + nulls + default: `inplace-none` (setup: subtract it),
 //! `inplace-compiled`, `inplace-fused`, `inplace-hand` (`kstruct_perf::hand`), `inplace-check`
-//! (all agree).
+//! (all agree); `check-warn`: the walk's bytes, warnings and paths under Warn are the `Value`
+//! path's, on every document.
 
 use kstruct::{DecodeExt, DecodeOptions, FieldValidation, Pipeline, RegisteredCrd};
 use kstruct_perf::{CRD, objects, workloads};
@@ -25,7 +26,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let [_, workload, path] = &args[..] else {
         eprintln!(
-            "usage: counts small|large|corpus none|serde|sonic|bytes-ignore|bytes-warn|walk-ignore|walk-warn|spec-ignore|spec-compiled-ignore|value-interpreter-ignore|value-ignore|value-warn"
+            "usage: counts small|large|corpus none|serde|sonic|check-warn|bytes-ignore|bytes-warn|walk-ignore|walk-warn|spec-ignore|spec-compiled-ignore|value-interpreter-ignore|value-ignore|value-warn"
         );
         std::process::exit(2);
     };
@@ -63,6 +64,7 @@ fn main() {
                 let report = kstruct::scan::try_request_bytes(&interpreted, d, &opts, &mut out);
                 std::hint::black_box(report.expect("walked"));
             }
+            "check-warn" => check(&kstruct::decode::OneVersion(compiled), d, &opts),
             "spec-ignore" | "spec-compiled-ignore" | "value-ignore" | "value-warn" | "value-interpreter-ignore" => {
                 let decoded = match path.as_str() {
                     "spec-ignore" => kstruct::decode::request_by_value(&interpreted, d, &opts, None),
@@ -82,6 +84,19 @@ fn main() {
     }
 }
 
+/// `check-warn`: the walk's bytes, warnings and unknown-field paths under Warn are the
+/// `Value` path's (the specification), for a document the walk takes.
+fn check<R: kstruct::decode::Resolve + ?Sized>(target: &R, d: &[u8], opts: &DecodeOptions) {
+    let mut out = Vec::new();
+    let Some(report) = kstruct::scan::try_request_bytes(target, d, opts, &mut out) else {
+        return;
+    };
+    let spec = kstruct::decode::request_by_value(target, d, opts, None).expect("decoded");
+    assert_eq!(out, kstruct::schema::go::marshal_json(&spec.object).into_bytes(), "bytes");
+    assert_eq!(report.unknown_fields, spec.unknown_fields, "unknown fields");
+    assert_eq!(report.warnings, spec.warnings, "warnings");
+}
+
 /// A path's decode options: every `-warn` path decodes with fieldValidation Warn, the others
 /// with Ignore.
 fn options(path: &str) -> DecodeOptions {
@@ -96,8 +111,8 @@ fn options(path: &str) -> DecodeOptions {
     }
 }
 
-/// The corpus's instances (each with its CRD registered alone): `none`, `serde`, `walk-ignore`,
-/// `walk-warn`.
+/// The corpus's instances (each with its CRD registered alone): `none`, `serde`, `sonic`,
+/// `walk-ignore`, `walk-warn`, `check-warn`.
 fn corpus(path: &str) {
     let cases = kstruct_perf::corpus();
     let opts = options(path);
@@ -132,6 +147,10 @@ fn corpus_pass(
                 let report = kstruct::scan::try_request_bytes(&**crd, d, opts, out);
                 std::hint::black_box(report.expect("walked"));
             }
+            "sonic" => {
+                std::hint::black_box(sonic_rs::from_slice::<sonic_rs::Value>(d).unwrap());
+            }
+            "check-warn" => check(&**crd, d, opts),
             other => panic!("unknown corpus path {other}"),
         }
         std::hint::black_box(&out);
