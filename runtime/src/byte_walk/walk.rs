@@ -93,19 +93,6 @@ enum Seg<'a> {
     Index(usize),
 }
 
-impl Seg<'_> {
-    /// The same step of the same walk: keys read from the same bytes of the input (where
-    /// they are is compared, which costs less than what they say).
-    #[inline]
-    fn same(&self, other: &Seg<'_>) -> bool {
-        match (self, other) {
-            (Seg::Key(a), Seg::Key(b)) | (Seg::Entry(a), Seg::Entry(b)) => std::ptr::eq(*a, *b),
-            (Seg::Index(a), Seg::Index(b)) => a == b,
-            _ => false,
-        }
-    }
-}
-
 /// What the walk of a root object found besides the bytes.
 pub(crate) struct Root {
     /// Unknown fields: the first `metadata` of root metadata, in the round trip's order, then
@@ -145,9 +132,12 @@ pub(crate) struct Walker<'a, 'o> {
     /// When tracked, the step into the value being read from the container at each depth
     /// ([`step`](Self::step)): the first `depth` are the path to where the walk is.
     path: Vec<Seg<'a>>,
-    /// The path of the object whose unknown field was reported last, each step with the
-    /// length of the path's text through it: the next report copies what it shares.
-    reported_at: Vec<(Seg<'a>, usize)>,
+    /// The length of the text of the last path reported through each of its steps: the
+    /// next report copies what it shares.
+    reported_at: Vec<usize>,
+    /// How many of the last reported path's steps are still the first steps of `path`
+    /// (the walk has stepped elsewhere only below them).
+    unchanged: usize,
     unknown: Paths,
     /// How many unknown fields the last walk on this thread reported, and their bytes: the
     /// next report is sized from it (documents of one stream are alike).
@@ -164,7 +154,7 @@ pub(crate) struct Walker<'a, 'o> {
 struct Buffers {
     entries: Vec<Entry<'static>>,
     path: Vec<Seg<'static>>,
-    reported_at: Vec<(Seg<'static>, usize)>,
+    reported_at: Vec<usize>,
     meta_unknown: Vec<Unknown<'static>>,
     scratch: Vec<u8>,
     order: Vec<u128>,
@@ -201,6 +191,7 @@ impl<'a, 'o> Walker<'a, 'o> {
             order: buffers.order,
             path: recycle(buffers.path),
             reported_at: recycle(buffers.reported_at),
+            unchanged: 0,
             unknown: match buffers.unknown_size {
                 (n, bytes) if track => Paths::with_room(n + n / 4, bytes + bytes / 4),
                 _ => Paths::default(),
@@ -257,6 +248,7 @@ impl<'a, 'o> Walker<'a, 'o> {
                         Ok(n) => {
                             meta_unknown = Some((first, n));
                             self.reported_at.clear();
+                            self.unchanged = 0;
                         }
                         Err(Bail) => {
                             // Rare metadata: the round trip through a `Value` of it alone.
@@ -616,7 +608,7 @@ impl<'a, 'o> Walker<'a, 'o> {
             Some(l) => self.begin_label(obj_start, l),
             None => self.begin_member(obj_start, key),
         };
-        if self.track {
+        if self.track && self.at_container() {
             self.step(if entry { Seg::Entry(key) } else { Seg::Key(key) });
         }
         self.value(mode)?;
@@ -624,11 +616,20 @@ impl<'a, 'o> Walker<'a, 'o> {
         Ok(true)
     }
 
+    /// Whether the value read next is an object or a list: paths are reported only below
+    /// those, so only steps into them are noted (most values are scalars).
+    #[inline(always)]
+    fn at_container(&self) -> bool {
+        matches!(self.peek(), Some(b'{' | b'['))
+    }
+
     /// Notes the step from the container being read to the value read next. Steps are kept
     /// by depth, so that nothing is taken off when the value has been read.
     #[inline]
     fn step(&mut self, seg: Seg<'a>) {
         let d = self.depth;
+        // The step at `d` is the `d - 1`th of a reported path (`steps`).
+        self.unchanged = self.unchanged.min(d - 1);
         if let Some(s) = self.path.get_mut(d) {
             *s = seg;
         } else {
@@ -642,21 +643,18 @@ impl<'a, 'o> Walker<'a, 'o> {
     fn report(&mut self, key: &[u8]) {
         let path = steps(&self.path, self.depth);
         // Reports come object by object: the last path's text is copied as far as its steps
-        // are this one's, and only the rest is written.
-        let shared = self
-            .reported_at
-            .iter()
-            .zip(path)
-            .take_while(|((a, _), b)| a.same(b))
-            .count();
-        let kept = shared.checked_sub(1).map_or(0, |i| self.reported_at[i].1);
+        // are this one's (those the walk has not stepped away from since), and only the rest
+        // is written.
+        let shared = self.unchanged.min(path.len()).min(self.reported_at.len());
+        let kept = shared.checked_sub(1).map_or(0, |i| self.reported_at[i]);
         let start = self.unknown.begin_as_last(kept);
         self.reported_at.truncate(shared);
         let p = self.unknown.text();
         for (i, seg) in path.iter().enumerate().skip(shared) {
             push_step(p, seg, i == 0, false);
-            self.reported_at.push((*seg, p.len() - start));
+            self.reported_at.push(p.len() - start);
         }
+        self.unchanged = path.len();
         if !path.is_empty() {
             p.push(b'.');
         }
@@ -916,7 +914,7 @@ impl<'a, 'o> Walker<'a, 'o> {
             if index > 0 {
                 self.out.push(b',');
             }
-            if self.track {
+            if self.track && self.at_container() {
                 self.step(Seg::Index(index));
             }
             let mut done = false;
