@@ -1,4 +1,4 @@
-//! Issue 14's ratios by wall time, measured so that a shared machine's drift cancels out:
+//! The decoding ratios of docs/performance.md by wall time, measured so that a shared machine's drift cancels out:
 //! every round times one pass of each contender over the same documents, in an order that
 //! rotates from round to round, and the ratio to the serde_json round trip is taken within the
 //! round. The medians over the rounds are printed (criterion measures one benchmark after
@@ -21,7 +21,7 @@ use std::time::Instant;
 use kstruct::{DecodeExt, DecodeOptions, FieldValidation, Pipeline, RegisteredCrd};
 use kstruct_perf::{CRD, objects, workloads};
 
-/// The passes whose ratio to each other issue 14 asks for.
+/// The passes whose ratios to each other the table shows.
 const WALK_TO_VALUE: &str = "compiled decode to a Value (the walk), Ignore";
 const VALUE_PATH: &str = "interpreter decode by the Value path, Ignore";
 
@@ -157,7 +157,7 @@ fn main() {
         let of_sonic = median(times[1].iter().zip(&times[i]).map(|(s, t)| s / t * 100.0).collect());
         println!("| {label} | {speed:.0} | {ratio:.2} | {of_sonic:.0}% |");
     }
-    // Issue 14's "compiled bytes -> Value >= 2x the interpreter's decode", within each round.
+    // The compiled walk to a Value against the interpreter's decode, within each round.
     let at = |label: &str| passes.iter().position(|(l, _)| l == label);
     if let (Some(walk), Some(spec)) = (at(WALK_TO_VALUE), at(VALUE_PATH)) {
         let ratio = median(times[spec].iter().zip(&times[walk]).map(|(s, w)| s / w).collect());

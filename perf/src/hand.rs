@@ -1,5 +1,5 @@
 //! Prune + nulls + default of the workload's schema written by hand, fused into one walk per
-//! object: the yardstick issue 14 measures the compiled in-place passes against. `counts`
+//! object: the yardstick the compiled in-place passes are measured against. `counts`
 //! checks that it gives the compiled pipeline's object on every document before counting.
 
 use serde_json::{Map, Value};
