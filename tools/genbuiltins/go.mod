@@ -1,0 +1,3 @@
+module kstruct/tools/genbuiltins
+
+go 1.19
