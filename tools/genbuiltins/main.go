@@ -424,6 +424,7 @@ func (s *seen) add(text string, bit uint32) {
 func main() {
 	api := flag.String("api", "", "git directory of kubernetes/api (k8s.io/api)")
 	mach := flag.String("apimachinery", "", "git directory of kubernetes/apimachinery")
+	openapi := flag.String("check-openapi", "", "git directory of kubernetes-sigs/kubectl-validate: cross-check the facts against its copies of the published OpenAPI v3 (to standard error)")
 	flag.Parse()
 	if *api == "" || *mach == "" {
 		flag.Usage()
@@ -462,6 +463,9 @@ func main() {
 		for short, dir := range machinery {
 			addTypes(types, short, readPackage(*mach, rel.ref, dir), bit)
 		}
+	}
+	if *openapi != "" {
+		crossCheck(*openapi, types)
 	}
 	// The development head is named by its commit: the facts say which one they hold.
 	head := strings.TrimSpace(string(git(*api, "rev-parse", "HEAD")))
