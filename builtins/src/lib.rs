@@ -4,9 +4,10 @@
 //! types, tag options and list/map/struct markers that the server's decoder, validation and
 //! server-side apply read.
 //!
-//! The facts are derived from the Go types of `k8s.io/api` and `k8s.io/apimachinery` at
-//! releases 1.30 to 1.36 and the development head by `tools/genbuiltins` (no descriptions),
-//! embedded in the crate and read on first use.
+//! The facts are derived from the Go types of `k8s.io/api`, `k8s.io/apimachinery`, and the
+//! API server's own groups (`apiextensions.k8s.io`, `apiregistration.k8s.io`) at releases
+//! 1.30 to 1.36 and the development head by `tools/genbuiltins` (no descriptions), embedded
+//! in the crate and read on first use.
 //!
 //! ```
 //! use kstruct_builtins::{Catalog, Release};

@@ -83,6 +83,8 @@ fn the_kinds_a_repository_holds_are_in_the_newest_release() {
         ("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration"),
         ("scheduling.k8s.io/v1", "PriorityClass"),
         ("coordination.k8s.io/v1", "Lease"),
+        ("apiextensions.k8s.io/v1", "CustomResourceDefinition"),
+        ("apiregistration.k8s.io/v1", "APIService"),
     ];
     for (gv, kind) in want {
         let k = c.kind(gv, kind).unwrap_or_else(|| panic!("{gv} {kind}"));

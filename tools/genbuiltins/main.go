@@ -8,7 +8,9 @@
 // Usage (from the repository root, with git and any Go toolchain; stdlib only):
 //
 //	go run ./tools/genbuiltins -api /path/to/kubernetes/api.git \
-//	    -apimachinery /path/to/kubernetes/apimachinery.git > builtins/data/types.txt
+//	    -apimachinery /path/to/kubernetes/apimachinery.git \
+//	    -apiextensions /path/to/kubernetes/apiextensions-apiserver.git \
+//	    -aggregator /path/to/kubernetes/kube-aggregator.git > builtins/data/types.txt
 //
 // Each repository is read with `git show`/`git ls-tree` at the tags listed in
 // `releases` (the development head at HEAD): no checkout is needed.
@@ -59,6 +61,11 @@ func importShort(p string) (string, bool) {
 	}
 	if strings.HasPrefix(p, "k8s.io/api/") {
 		return strings.TrimPrefix(p, "k8s.io/api/"), true
+	}
+	for _, server := range []string{"k8s.io/apiextensions-apiserver/pkg/apis/", "k8s.io/kube-aggregator/pkg/apis/"} {
+		if strings.HasPrefix(p, server) {
+			return strings.TrimPrefix(p, server), true
+		}
 	}
 	if strings.HasPrefix(p, "k8s.io/apimachinery/") {
 		rest := strings.TrimPrefix(p, "k8s.io/apimachinery/")
@@ -424,6 +431,8 @@ func (s *seen) add(text string, bit uint32) {
 func main() {
 	api := flag.String("api", "", "git directory of kubernetes/api (k8s.io/api)")
 	mach := flag.String("apimachinery", "", "git directory of kubernetes/apimachinery")
+	ext := flag.String("apiextensions", "", "git directory of kubernetes/apiextensions-apiserver (apiextensions.k8s.io)")
+	agg := flag.String("aggregator", "", "git directory of kubernetes/kube-aggregator (apiregistration.k8s.io)")
 	openapi := flag.String("check-openapi", "", "git directory of kubernetes-sigs/kubectl-validate: cross-check the facts against its copies of the published OpenAPI v3 (to standard error)")
 	flag.Parse()
 	if *api == "" || *mach == "" {
@@ -433,32 +442,51 @@ func main() {
 	// Group-version lines and type blocks, each with the releases that have it.
 	gvs := map[string]*seen{}
 	types := map[string]*seen{}
+	// The repositories of group-versions: k8s.io/api's packages (`apps/v1`), and the API
+	// server's own groups kept beside their servers (`pkg/apis/apiextensions/v1`).
+	type source struct {
+		repo, root string
+	}
+	sources := []source{{*api, ""}}
+	if *ext != "" {
+		sources = append(sources, source{*ext, "pkg/apis/"})
+	}
+	if *agg != "" {
+		sources = append(sources, source{*agg, "pkg/apis/"})
+	}
 	for i, rel := range releases {
 		bit := uint32(1) << i
-		var dirs []string
-		for _, f := range strings.Split(strings.TrimSpace(string(git(*api, "ls-tree", "-r", "--name-only", rel.ref))), "\n") {
-			if strings.HasSuffix(f, "/register.go") && strings.Count(f, "/") == 2 {
-				dirs = append(dirs, path.Dir(f))
+		for _, src := range sources {
+			args := []string{"ls-tree", "-r", "--name-only", rel.ref}
+			if src.root != "" {
+				args = append(args, "--", src.root)
 			}
-		}
-		for _, dir := range dirs {
-			pf := readPackage(*api, rel.ref, dir)
-			kinds := registeredKinds(*api, rel.ref, dir)
-			if len(kinds) > 0 {
-				gv := path.Base(dir)
-				if pf.group != "" {
-					gv = pf.group + "/" + gv
+			files := strings.TrimSpace(string(git(src.repo, args...)))
+			for _, f := range strings.Split(files, "\n") {
+				rest := strings.TrimPrefix(f, src.root)
+				if !strings.HasSuffix(rest, "/register.go") || strings.Count(rest, "/") != 2 {
+					continue
 				}
-				s := gvs[gv]
-				if s == nil {
-					s = &seen{}
-					gvs[gv] = s
+				dir := path.Dir(f)
+				short := strings.TrimPrefix(dir, src.root)
+				pf := readPackage(src.repo, rel.ref, dir)
+				kinds := registeredKinds(src.repo, rel.ref, dir)
+				if len(kinds) > 0 {
+					gv := path.Base(dir)
+					if pf.group != "" {
+						gv = pf.group + "/" + gv
+					}
+					s := gvs[gv]
+					if s == nil {
+						s = &seen{}
+						gvs[gv] = s
+					}
+					for _, k := range kinds {
+						s.add(fmt.Sprintf("kind %s %s%s", k, short+"."+k, pf.life[k]), bit)
+					}
 				}
-				for _, k := range kinds {
-					s.add(fmt.Sprintf("kind %s %s%s", k, dir+"."+k, pf.life[k]), bit)
-				}
+				addTypes(types, short, pf, bit)
 			}
-			addTypes(types, dir, pf, bit)
 		}
 		for short, dir := range machinery {
 			addTypes(types, short, readPackage(*mach, rel.ref, dir), bit)
@@ -468,7 +496,12 @@ func main() {
 		crossCheck(*openapi, types)
 	}
 	// The development head is named by its commit: the facts say which one they hold.
-	head := strings.TrimSpace(string(git(*api, "rev-parse", "HEAD")))
+	var heads []string
+	for _, src := range sources {
+		heads = append(heads, strings.TrimSpace(string(git(src.repo, "rev-parse", "HEAD"))))
+	}
+	heads = append(heads, strings.TrimSpace(string(git(*mach, "rev-parse", "HEAD"))))
+	head := strings.Join(heads, ",")
 	write(gvs, types, func(ref string) string {
 		if ref == "HEAD" {
 			return head
@@ -494,7 +527,7 @@ func addTypes(types map[string]*seen, pkg string, pf *pkgFacts, bit uint32) {
 func write(gvs, types map[string]*seen, refName func(string) string) {
 	var b bytes.Buffer
 	b.WriteString("# Facts of Kubernetes' own kinds, derived by tools/genbuiltins from the Go types of\n")
-	b.WriteString("# k8s.io/api and k8s.io/apimachinery (Apache-2.0; see PROVENANCE.md). Do not edit.\n")
+	b.WriteString("# k8s.io/api, apimachinery, apiextensions-apiserver and kube-aggregator (Apache-2.0; see PROVENANCE.md).\n")
 	b.WriteString("releases")
 	for _, r := range releases {
 		fmt.Fprintf(&b, " %s=%s", r.name, refName(r.ref))

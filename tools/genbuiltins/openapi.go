@@ -97,6 +97,12 @@ func ourName(component string) (string, bool) {
 		j := strings.LastIndex(rest[:i], ".")
 		return strings.ReplaceAll(rest[:j], ".", "/") + "/" + rest[j+1:i] + "." + rest[i+1:], true
 	}
+	for _, server := range []string{"io.k8s.apiextensions-apiserver.pkg.apis.", "io.k8s.kube-aggregator.pkg.apis."} {
+		if rest := strings.TrimPrefix(component, server); rest != component {
+			i := strings.LastIndex(rest, ".")
+			return strings.ReplaceAll(rest[:i], ".", "/") + "." + rest[i+1:], true
+		}
+	}
 	for short, dir := range machinery {
 		prefix := "io.k8s.apimachinery." + strings.ReplaceAll(dir, "/", ".") + "."
 		if rest := strings.TrimPrefix(component, prefix); rest != component && !strings.Contains(rest, ".") {
