@@ -291,6 +291,18 @@ fn a_pod_template_operator_crd_is_pinned_and_accepted() {
             .collect::<Vec<_>>(),
         ["annotations", "finalizers", "labels", "name", "namespace"]
     );
+    // The Go types' markers, as controller-gen writes them: containers merge by name under
+    // server-side apply, ports by port and protocol (defaulted, as a list-map key must be).
+    let pod = &spec["template"]["properties"]["spec"]["properties"];
+    assert_eq!(pod["containers"]["x-kubernetes-list-type"], "map");
+    assert_eq!(pod["containers"]["x-kubernetes-list-map-keys"], json!(["name"]));
+    let ports = &pod["containers"]["items"]["properties"]["ports"];
+    assert_eq!(
+        ports["x-kubernetes-list-map-keys"],
+        json!(["containerPort", "protocol"])
+    );
+    assert_eq!(ports["items"]["properties"]["protocol"]["default"], "TCP");
+    assert_eq!(pod["nodeSelector"]["x-kubernetes-map-type"], "atomic");
     assert_eq!(spec["scratch"]["x-kubernetes-int-or-string"], true);
     assert!(spec["scratch"]["pattern"].is_string());
     assert_eq!(
@@ -344,7 +356,15 @@ fn objects_with_k8s_types_decode_strictly_and_come_back() {
         .unwrap();
     assert!(decoded.warnings.is_empty(), "{:?}", decoded.warnings);
     let back: WorkerPool = serde_json::from_value(decoded.object).unwrap();
-    assert_eq!(back, pool);
+    // The one change is the Go type's `+default="TCP"` on a port's protocol, as the server
+    // defaults it under controller-gen's CRD of the same types.
+    let mut want = pool;
+    let ports = want.spec.template.spec.as_mut().unwrap().containers[0]
+        .ports
+        .as_mut()
+        .unwrap();
+    ports[0].protocol = Some("TCP".to_owned());
+    assert_eq!(back, want);
 }
 
 #[test]
@@ -400,4 +420,77 @@ fn what_schemars_cannot_make_structural_is_reported() {
         kstruct::schema_for::<Spec>()["properties"]["value"],
         json!({"x-kubernetes-preserve-unknown-fields": true})
     );
+}
+
+/// The `x-kubernetes-*` markers and `+default`s of a k8s-openapi type's schema against a
+/// subtree controller-gen wrote from the same Go type: at every path both have, the same list
+/// type, list-map keys, map type and default. Returns the nodes compared and the differences.
+fn compare_markers(ours: &serde_json::Value, theirs: &serde_json::Value, path: &str, out: &mut (usize, Vec<String>)) {
+    out.0 += 1;
+    for key in [
+        "x-kubernetes-list-type",
+        "x-kubernetes-list-map-keys",
+        "x-kubernetes-map-type",
+        "default",
+    ] {
+        if ours.get(key) != theirs.get(key) {
+            out.1.push(format!(
+                "{path}: {key} {:?}, controller-gen {:?}",
+                ours.get(key),
+                theirs.get(key)
+            ));
+        }
+    }
+    if let (Some(a), Some(b)) = (ours.get("properties"), theirs.get("properties")) {
+        for (name, a) in a.as_object().into_iter().flatten() {
+            // Embedded metadata is the reduced schema both write by hand.
+            if let Some(b) = b.get(name).filter(|_| name != "metadata") {
+                compare_markers(a, b, &format!("{path}.{name}"), out);
+            }
+        }
+    }
+    for child in ["items", "additionalProperties"] {
+        if let (Some(a), Some(b)) = (ours.get(child), theirs.get(child)) {
+            compare_markers(a, b, &format!("{path}[{child}]"), out);
+        }
+    }
+}
+
+#[test]
+fn k8s_types_carry_the_markers_controller_gen_writes() {
+    let Some(shared) = kstruct_tests::require_shared("k8s-openapi markers against controller-gen's CRDs") else {
+        return;
+    };
+    let crd = |file: &str| {
+        let text = std::fs::read_to_string(shared.join("corpus/crds").join(file)).unwrap();
+        let doc = kstruct::schema::yaml::to_json_strict(&text).unwrap();
+        doc["spec"]["versions"][0]["schema"]["openAPIV3Schema"].clone()
+    };
+    let ours = |s: kstruct::schema::Structural| kstruct::schema::serialize::to_value(&s);
+    let mut g = kstruct::Generator::new();
+    let container = ours(g.subschema_for::<k8s_openapi::api::core::v1::Container>());
+    let template = ours(g.subschema_for::<PodTemplateSpec>());
+    // prometheus-operator: `containers []v1.Container`; KEDA: a Job's pod template.
+    let alertmanager = crd("prometheus-operator/alertmanagers.monitoring.coreos.com.yaml");
+    let scaled_job = crd("keda/scaledjobs.keda.sh.yaml");
+    let mut out = (0, Vec::new());
+    compare_markers(
+        &container,
+        &alertmanager["properties"]["spec"]["properties"]["containers"]["items"],
+        "Container",
+        &mut out,
+    );
+    compare_markers(
+        &template,
+        &scaled_job["properties"]["spec"]["properties"]["jobTargetRef"]["properties"]["template"],
+        "PodTemplateSpec",
+        &mut out,
+    );
+    kstruct_tests::announce(&format!(
+        "k8s-openapi markers against controller-gen: {} schema nodes compared, {} differences",
+        out.0,
+        out.1.len()
+    ));
+    assert!(out.0 > 1_000, "{} nodes compared", out.0);
+    assert_eq!(out.1, Vec::<String>::new());
 }

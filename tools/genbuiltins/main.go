@@ -27,10 +27,13 @@ import (
 	"os/exec"
 	"path"
 	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 )
+
+var defaultRef = regexp.MustCompile(`default=ref\(([A-Za-z0-9_]+)\)`)
 
 // A release of Kubernetes and the tag of the k8s.io modules cut with it.
 type release struct {
@@ -96,6 +99,8 @@ type pkgFacts struct {
 	types map[string]string // type name -> its facts' text (without the name line)
 	// Types with their own UnmarshalJSON: the decoder reads them as the method does.
 	custom map[string]bool
+	// String constants, for `+default=ref(Name)` markers.
+	consts map[string]string
 	hasGVK bool
 }
 
@@ -116,7 +121,7 @@ func packageFiles(repo, ref, dir string) []string {
 }
 
 func readPackage(repo, ref, dir string) *pkgFacts {
-	pf := &pkgFacts{life: map[string]string{}, types: map[string]string{}, custom: map[string]bool{}}
+	pf := &pkgFacts{life: map[string]string{}, types: map[string]string{}, custom: map[string]bool{}, consts: map[string]string{}}
 	fset := token.NewFileSet()
 	for _, name := range packageFiles(repo, ref, dir) {
 		src := git(repo, "show", ref+":"+path.Join(dir, name))
@@ -146,6 +151,15 @@ func readPackage(repo, ref, dir string) *pkgFacts {
 		}
 	}
 	for name, text := range pf.types {
+		// `+default=ref(AzureDataDiskCachingReadWrite)`: the constant's value, as JSON, under
+		// its own name (the server's OpenAPI writes it; controller-gen does not).
+		text = defaultRef.ReplaceAllStringFunc(text, func(m string) string {
+			if v, ok := pf.consts[defaultRef.FindStringSubmatch(m)[1]]; ok {
+				return "defaultRef=" + strconv.Quote(v)
+			}
+			return m
+		})
+		pf.types[name] = text
 		if pf.custom[name] {
 			head, rest, _ := strings.Cut(text, "\n")
 			pf.types[name] = head + " unmarshalJSON\n" + rest
@@ -160,9 +174,14 @@ func readGenDecl(pf *pkgFacts, d *ast.GenDecl, imports map[string]string) {
 		case *ast.ValueSpec:
 			// const GroupName = "apps"
 			for i, n := range s.Names {
-				if n.Name == "GroupName" && i < len(s.Values) {
-					if lit, ok := s.Values[i].(*ast.BasicLit); ok {
-						pf.group, _ = strconv.Unquote(lit.Value)
+				if i >= len(s.Values) {
+					continue
+				}
+				if lit, ok := s.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					v, _ := strconv.Unquote(lit.Value)
+					pf.consts[n.Name] = v
+					if n.Name == "GroupName" {
+						pf.group = v
 					}
 				}
 			}

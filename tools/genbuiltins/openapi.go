@@ -5,6 +5,7 @@ package main
 // pkg/openapiclient/builtins/<minor>/): property names, list types and keys, map types.
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -15,9 +16,10 @@ import (
 
 type schema struct {
 	Properties map[string]struct {
-		ListType string   `json:"x-kubernetes-list-type"`
-		MapKeys  []string `json:"x-kubernetes-list-map-keys"`
-		MapType  string   `json:"x-kubernetes-map-type"`
+		ListType string          `json:"x-kubernetes-list-type"`
+		MapKeys  []string        `json:"x-kubernetes-list-map-keys"`
+		MapType  string          `json:"x-kubernetes-map-type"`
+		Default  json.RawMessage `json:"default"`
 	} `json:"properties"`
 	MapType string `json:"x-kubernetes-map-type"`
 }
@@ -37,8 +39,8 @@ func textAt(types map[string]*seen, name string, bit uint32) (string, bool) {
 }
 
 type fieldFacts struct {
-	listType, mapType string
-	keys              []string
+	listType, mapType, def string
+	keys                   []string
 }
 
 // props is the JSON properties of a struct type, embedded structs' included, with the
@@ -81,6 +83,8 @@ func props(types map[string]*seen, name string, bit uint32, out map[string]field
 				f.keys = append(f.keys, strings.TrimPrefix(m, "listMapKey="))
 			case strings.HasPrefix(m, "mapType="):
 				f.mapType = strings.TrimPrefix(m, "mapType=")
+			case strings.HasPrefix(m, "default="), strings.HasPrefix(m, "defaultRef="):
+				f.def = compact(m[strings.Index(m, "=")+1:])
 			case strings.HasPrefix(m, "structType="):
 				f.mapType = strings.TrimPrefix(m, "structType=")
 			}
@@ -163,6 +167,12 @@ func crossCheck(vgit string, types map[string]*seen) {
 					if f.listType != facts.ListType || strings.Join(f.keys, ",") != strings.Join(facts.MapKeys, ",") {
 						differ(fmt.Sprintf("%s %s.%s: list %s %v, published %s %v", rel.name, name, p, f.listType, f.keys, facts.ListType, facts.MapKeys))
 					}
+					// Zero values (`""`, `0`, `false`, `{}`) of required fields come from the
+					// OpenAPI generator, not from markers.
+					zero := map[string]bool{`""`: true, "0": true, "false": true, "{}": true}
+					if d := compact(string(facts.Default)); d != f.def && !(f.def == "" && zero[d]) {
+						differ(fmt.Sprintf("%s %s.%s: default %s, published %s", rel.name, name, p, f.def, d))
+					}
 					if facts.MapType != "" && f.mapType != facts.MapType {
 						differ(fmt.Sprintf("%s %s.%s: map type %q, published %q", rel.name, name, p, f.mapType, facts.MapType))
 					}
@@ -180,4 +190,13 @@ func crossCheck(vgit string, types map[string]*seen) {
 		fmt.Fprintln(os.Stderr, s)
 	}
 	fmt.Fprintf(os.Stderr, "cross-check: %d schemas, %d properties, %d differences\n", schemas, properties, differences)
+}
+
+// compact is JSON text without spaces; text that is not JSON as it is.
+func compact(text string) string {
+	var b bytes.Buffer
+	if json.Compact(&b, []byte(text)) != nil {
+		return text
+	}
+	return b.String()
 }

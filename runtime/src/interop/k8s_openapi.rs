@@ -71,14 +71,21 @@ impl CustomResourceSchema for IntOrString {
     }
 }
 
-/// Implements `CustomResourceSchema` through k8s-openapi's schemars schema, converted once.
+/// Implements `CustomResourceSchema` through k8s-openapi's schemars schema, converted once,
+/// with the markers of the Go type it stands for (`core/v1.PodSpec`) written in.
 macro_rules! through_schemars {
-    ($($t:ty),* $(,)?) => {$(
+    ($($t:ty => $go:literal),* $(,)?) => {$(
         impl CustomResourceSchema for $t {
             const SHAPE: Shape = Shape::Object;
             fn schema(generator: &mut Generator) -> Structural {
                 static CONVERTED: OnceLock<Result<Structural, Vec<String>>> = OnceLock::new();
-                match CONVERTED.get_or_init(super::schemars::structural_of::<$t>) {
+                let converted = CONVERTED.get_or_init(|| {
+                    let mut s = super::schemars::structural_of::<$t>()?;
+                    super::go_markers::apply(&mut s, $go, super::go_markers::k8s_openapi_release())
+                        .map_err(|p| vec![p])?;
+                    Ok(s)
+                });
+                match converted {
                     Ok(s) => s.clone(),
                     Err(problems) => {
                         for p in problems {
@@ -95,35 +102,35 @@ macro_rules! through_schemars {
 }
 
 through_schemars!(
-    meta::Condition,
-    meta::LabelSelector,
-    meta::LabelSelectorRequirement,
-    meta::OwnerReference,
-    core::PodTemplateSpec,
-    core::PodSpec,
-    core::Container,
-    core::ContainerPort,
-    core::EnvVar,
-    core::EnvFromSource,
-    core::ResourceRequirements,
-    core::Volume,
-    core::VolumeMount,
-    core::PersistentVolumeClaimSpec,
-    core::Toleration,
-    core::Affinity,
-    core::NodeSelector,
-    core::TopologySpreadConstraint,
-    core::LocalObjectReference,
-    core::ObjectReference,
-    core::TypedLocalObjectReference,
-    core::SecretKeySelector,
-    core::ConfigMapKeySelector,
-    core::SecretReference,
-    core::SecurityContext,
-    core::PodSecurityContext,
-    core::Probe,
-    core::ServicePort,
-    core::ServiceSpec,
-    core::HostAlias,
-    core::PodDNSConfig,
+    meta::Condition => "meta/v1.Condition",
+    meta::LabelSelector => "meta/v1.LabelSelector",
+    meta::LabelSelectorRequirement => "meta/v1.LabelSelectorRequirement",
+    meta::OwnerReference => "meta/v1.OwnerReference",
+    core::PodTemplateSpec => "core/v1.PodTemplateSpec",
+    core::PodSpec => "core/v1.PodSpec",
+    core::Container => "core/v1.Container",
+    core::ContainerPort => "core/v1.ContainerPort",
+    core::EnvVar => "core/v1.EnvVar",
+    core::EnvFromSource => "core/v1.EnvFromSource",
+    core::ResourceRequirements => "core/v1.ResourceRequirements",
+    core::Volume => "core/v1.Volume",
+    core::VolumeMount => "core/v1.VolumeMount",
+    core::PersistentVolumeClaimSpec => "core/v1.PersistentVolumeClaimSpec",
+    core::Toleration => "core/v1.Toleration",
+    core::Affinity => "core/v1.Affinity",
+    core::NodeSelector => "core/v1.NodeSelector",
+    core::TopologySpreadConstraint => "core/v1.TopologySpreadConstraint",
+    core::LocalObjectReference => "core/v1.LocalObjectReference",
+    core::ObjectReference => "core/v1.ObjectReference",
+    core::TypedLocalObjectReference => "core/v1.TypedLocalObjectReference",
+    core::SecretKeySelector => "core/v1.SecretKeySelector",
+    core::ConfigMapKeySelector => "core/v1.ConfigMapKeySelector",
+    core::SecretReference => "core/v1.SecretReference",
+    core::SecurityContext => "core/v1.SecurityContext",
+    core::PodSecurityContext => "core/v1.PodSecurityContext",
+    core::Probe => "core/v1.Probe",
+    core::ServicePort => "core/v1.ServicePort",
+    core::ServiceSpec => "core/v1.ServiceSpec",
+    core::HostAlias => "core/v1.HostAlias",
+    core::PodDNSConfig => "core/v1.PodDNSConfig",
 );

@@ -1,6 +1,8 @@
 //! Layer 8: schemas from elsewhere: JSON Schema as other generators write it ([`json_schema`]), the
 //! `schemars` bridge (feature `schemars`) and k8s-openapi's types (feature `k8s-openapi`).
 
+#[cfg(feature = "k8s-openapi")]
+mod go_markers;
 pub mod json_schema;
 #[cfg(feature = "k8s-openapi")]
 mod k8s_openapi;
