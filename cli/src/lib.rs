@@ -148,6 +148,12 @@ pub(crate) struct CheckArgs {
     /// Objects of a kind no CRD declares are skipped instead of errors.
     #[arg(long)]
     pub(crate) ignore_missing_crds: bool,
+    /// The Kubernetes release whose built-in kinds are served: `1.30` to `1.36`, or `head`
+    /// (the development head). An object of a built-in group-version that release does not
+    /// serve (`extensions/v1beta1` Ingress, `policy/v1beta1` PodDisruptionBudget on 1.25 and
+    /// later) is an error.
+    #[arg(long, value_name = "VERSION", default_value_t = kstruct_builtins::Release::newest())]
+    pub(crate) kubernetes_version: kstruct_builtins::Release,
     /// Decode only: report unknown and duplicate fields, but do not validate values (types,
     /// enums, required fields, names, CEL rules...) as a create would.
     #[arg(long)]

@@ -184,6 +184,69 @@ fn json_lines_carry_the_servers_messages_and_positions() {
 }
 
 #[test]
+fn built_in_kinds_a_release_does_not_serve_are_errors() {
+    let d = dir(&[("crds.yaml", CRD)]);
+    let objects = "apiVersion: extensions/v1beta1
+kind: Ingress
+metadata: {name: old}
+---
+apiVersion: policy/v1beta1
+kind: PodDisruptionBudget
+metadata: {name: pdb}
+---
+apiVersion: autoscaling/v2beta2
+kind: HorizontalPodAutoscaler
+metadata: {name: hpa}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: pdb}
+";
+    let o = check_in(&d, &["--allow-no-objects", "-v", "-"], objects);
+    assert_eq!(code(&o), 1, "{}", err(&o));
+    assert_eq!(
+        out(&o),
+        "<stdin>:1:1: error: no matches for kind \"Ingress\" in version \"extensions/v1beta1\"
+<stdin>:1:1: note: Kubernetes 1.36 does not serve it: extensions/v1beta1 Ingress is deprecated in v1.14+, unavailable in v1.22+; use networking.k8s.io/v1 Ingress
+<stdin>:5:1: error: no matches for kind \"PodDisruptionBudget\" in version \"policy/v1beta1\"
+<stdin>:5:1: note: Kubernetes 1.36 does not serve it: policy/v1beta1 PodDisruptionBudget is deprecated in v1.21+, unavailable in v1.25+; use policy/v1 PodDisruptionBudget
+<stdin>:9:1: error: no matches for kind \"HorizontalPodAutoscaler\" in version \"autoscaling/v2beta2\"
+<stdin>:9:1: note: Kubernetes 1.36 has no kind HorizontalPodAutoscaler in autoscaling/v2beta2; it serves autoscaling/v1 HorizontalPodAutoscaler, autoscaling/v2 HorizontalPodAutoscaler
+<stdin>:13:1: not checked: PodDisruptionBudget/pdb (built-in kind)
+checked 3 objects against 0 CRDs in 1 file: 0 ok, 3 with errors, 1 skipped
+"
+    );
+    // A release before a removal serves the kind.
+    let o = check_in(
+        &d,
+        &["--kubernetes-version", "1.30", "--allow-no-objects", "-v", "-"],
+        "apiVersion: flowcontrol.apiserver.k8s.io/v1beta3
+kind: FlowSchema
+metadata: {name: fs}
+",
+    );
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert!(
+        out(&o).contains("not checked: FlowSchema/fs (built-in kind)"),
+        "{}",
+        out(&o)
+    );
+    let o = check_in(
+        &d,
+        &["--kubernetes-version", "1.32", "-"],
+        "apiVersion: flowcontrol.apiserver.k8s.io/v1beta3
+kind: FlowSchema
+metadata: {name: fs}
+",
+    );
+    assert_eq!(code(&o), 1, "{}", err(&o));
+    assert!(out(&o).contains("unavailable in v1.32+"), "{}", out(&o));
+    let o = check_in(&d, &["--kubernetes-version", "1.29", "-"], "");
+    assert_eq!(code(&o), 2);
+    assert!(err(&o).contains("unknown Kubernetes release \"1.29\""), "{}", err(&o));
+}
+
+#[test]
 fn kinds_and_versions_nothing_serves_are_errors_with_hints() {
     let d = dir(&[("crds.yaml", CRD)]);
     let objects = "apiVersion: example.com/v1

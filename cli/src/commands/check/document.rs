@@ -5,6 +5,7 @@ use kstruct::source::{Position, SourceMap};
 use kstruct::{BodyFormat, DecodeOptions, Error, FieldValidation, RegisteredCrd, parse_group_version};
 use serde_json::Value;
 
+use super::builtin;
 use super::catalog::{Added, Catalog, Origin};
 use super::collect::{Collected, Doc, File, LineIndex, documents};
 use super::non_objects::{self, Action};
@@ -476,8 +477,18 @@ fn check_object(r: &mut Report, value: &Value, target: &Target<'_>, catalog: &Ca
                 refused.name, refused.origin
             ));
         } else if BUILT_IN_GROUPS.contains(&group) {
-            r.outcome = Outcome::Skipped;
-            r.reason = Some("built-in kind".into());
+            match builtin::served(settings.release, group, version, &kind) {
+                Ok(()) => {
+                    r.outcome = Outcome::Skipped;
+                    r.reason = Some("built-in kind".into());
+                }
+                Err(hint) => {
+                    r.outcome = Outcome::Error;
+                    r.messages
+                        .push(format!("no matches for kind {kind:?} in version {api_version:?}"));
+                    r.hint = Some(hint);
+                }
+            }
         } else if CLIENT_SIDE_GROUPS.contains(&group) {
             r.outcome = Outcome::Skipped;
             r.reason = Some("not sent to the API server".into());

@@ -6,6 +6,7 @@
 //! [`catalog::Catalog`] (the first per group/kind; repeats are errors); then [`document`]
 //! checks every document, giving one [`Report`] each, which [`text`] or [`machine`] prints.
 
+mod builtin;
 mod catalog;
 pub(crate) mod collect;
 mod document;
@@ -253,6 +254,8 @@ pub struct Settings {
     pub field_validation: FieldValidation,
     pub skip_kinds: Vec<String>,
     pub ignore_missing_crds: bool,
+    /// The release whose built-in kinds are served.
+    pub release: kstruct_builtins::Release,
     /// Validate values as a create does.
     pub validate: bool,
     /// The largest request body the server reads.
@@ -275,6 +278,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitOutcome, String> {
             .filter(|s| !s.is_empty())
             .collect(),
         ignore_missing_crds: args.ignore_missing_crds,
+        release: args.kubernetes_version,
         validate: !args.skip_validation,
         max_body: args.max_body_size,
         keep_objects: args.show.is_some() || args.output == OutputArg::Yaml,
