@@ -1,6 +1,7 @@
 // Command genbuiltins writes builtins/data/types.txt: the facts about Kubernetes' own
-// kinds that kstruct-builtins reads, derived from the Go types of k8s.io/api and
-// k8s.io/apimachinery at each release tag. Only facts carry over: group-versions and
+// kinds that kstruct-builtins reads, derived from the Go types of k8s.io/api,
+// k8s.io/apimachinery and the API server's own groups (apiextensions-apiserver,
+// kube-aggregator) at each release tag. Only facts carry over: group-versions and
 // their kinds, each struct's fields (JSON name, Go name, Go type, json tag options,
 // list/map/struct markers), named types, and each kind's published lifecycle
 // (introduced, deprecated, removed, replacement). No comment text is copied.
@@ -13,7 +14,10 @@
 //	    -aggregator /path/to/kubernetes/kube-aggregator.git > builtins/data/types.txt
 //
 // Each repository is read with `git show`/`git ls-tree` at the tags listed in
-// `releases` (the development head at HEAD): no checkout is needed.
+// `releases` (the development head at HEAD): no checkout is needed. With
+// `-check-openapi PATH/TO/kubectl-validate.git`, the facts are also compared with the
+// published OpenAPI v3 of each release kubectl-validate keeps (openapi.go), the
+// differences printed to standard error.
 package main
 
 import (
