@@ -226,10 +226,28 @@ metadata: {name: fs}
 ",
     );
     assert_eq!(code(&o), 0, "{}", err(&o));
-    assert!(
-        out(&o).contains("not checked: FlowSchema/fs (built-in kind)"),
-        "{}",
-        out(&o)
+    // Served and deprecated: the server's warning, as kubectl prints it after `Warning:`.
+    assert_eq!(
+        out(&o),
+        "<stdin>:1:1: warning: flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is deprecated in v1.29+, \
+         unavailable in v1.32+; use flowcontrol.apiserver.k8s.io/v1 FlowSchema
+<stdin>:1:1: not checked: FlowSchema/fs (built-in kind)
+checked 0 objects against 0 CRDs in 1 file: 0 ok, 0 with errors, 1 skipped
+"
+    );
+    let o = check_in(
+        &d,
+        &["--kubernetes-version", "1.30", "--allow-no-objects", "-o", "json", "-"],
+        "apiVersion: flowcontrol.apiserver.k8s.io/v1beta3\nkind: FlowSchema\nmetadata: {name: fs}\n",
+    );
+    let lines = json_lines(&o);
+    assert_eq!(lines[0]["outcome"], "skipped");
+    assert_eq!(
+        lines[0]["warnings"],
+        serde_json::json!([
+            "flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is deprecated in v1.29+, unavailable in v1.32+; \
+             use flowcontrol.apiserver.k8s.io/v1 FlowSchema"
+        ])
     );
     let o = check_in(
         &d,

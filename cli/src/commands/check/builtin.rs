@@ -8,12 +8,13 @@
 
 use kstruct_builtins::{Catalog, Release};
 
-/// `Ok` when `release` serves `kind` of `group`/`version`; otherwise the hint that says why,
-/// and what to use instead.
-pub fn served(release: Release, group: &str, version: &str, kind: &str) -> Result<(), String> {
+/// `Ok` when `release` serves `kind` of `group`/`version`, with the API server's deprecation
+/// warning when the release deprecates it; otherwise the hint that says why not, and what to
+/// use instead.
+pub fn served(release: Release, group: &str, version: &str, kind: &str) -> Result<Option<String>, String> {
     let Ok(catalog) = Catalog::new(release) else {
         // The embedded data always reads (a test reads it); never refuse an object for it.
-        return Ok(());
+        return Ok(None);
     };
     let gv = if group.is_empty() {
         version.to_owned()
@@ -22,7 +23,8 @@ pub fn served(release: Release, group: &str, version: &str, kind: &str) -> Resul
     };
     if let Some(k) = catalog.kind(&gv, kind) {
         if !k.lifecycle().is_removed_in(release) {
-            return Ok(());
+            let deprecated = k.lifecycle().is_deprecated_in(release);
+            return Ok(k.deprecation_warning().filter(|_| deprecated));
         }
         let why = k
             .deprecation_warning()
@@ -59,17 +61,31 @@ mod tests {
 
     #[test]
     fn served_kinds_pass() {
-        assert_eq!(served(release("1.36"), "apps", "v1", "Deployment"), Ok(()));
-        assert_eq!(served(release("1.36"), "", "v1", "Service"), Ok(()));
-        // Declared by the types, perhaps not enabled by a cluster: not refused.
+        assert_eq!(served(release("1.36"), "apps", "v1", "Deployment"), Ok(None));
+        assert_eq!(served(release("1.36"), "", "v1", "Service"), Ok(None));
+        // Declared by the types, perhaps not enabled by a cluster: not refused (deprecated
+        // since its v1, so with the server's warning).
+        let alpha = served(
+            release("1.36"),
+            "admissionregistration.k8s.io",
+            "v1alpha1",
+            "MutatingAdmissionPolicy",
+        );
+        assert!(
+            alpha
+                .as_ref()
+                .is_ok_and(|w| w.as_deref().is_some_and(|w| w.contains("is deprecated in v1."))),
+            "{alpha:?}"
+        );
+    }
+
+    #[test]
+    fn deprecated_kinds_get_the_servers_warning() {
+        let warning = "flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is deprecated in v1.29+, \
+                       unavailable in v1.32+; use flowcontrol.apiserver.k8s.io/v1 FlowSchema";
         assert_eq!(
-            served(
-                release("1.36"),
-                "admissionregistration.k8s.io",
-                "v1alpha1",
-                "MutatingAdmissionPolicy"
-            ),
-            Ok(())
+            served(release("1.30"), "flowcontrol.apiserver.k8s.io", "v1beta3", "FlowSchema"),
+            Ok(Some(warning.into()))
         );
     }
 

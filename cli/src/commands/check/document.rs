@@ -478,9 +478,10 @@ fn check_object(r: &mut Report, value: &Value, target: &Target<'_>, catalog: &Ca
             ));
         } else if BUILT_IN_GROUPS.contains(&group) {
             match builtin::served(settings.release, group, version, &kind) {
-                Ok(()) => {
+                Ok(warning) => {
                     r.outcome = Outcome::Skipped;
                     r.reason = Some("built-in kind".into());
+                    r.warnings.extend(warning);
                 }
                 Err(hint) => {
                     r.outcome = Outcome::Error;

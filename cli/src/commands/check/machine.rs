@@ -22,6 +22,9 @@ struct Line<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<&'a str>,
     messages: &'a [String],
+    /// The server's warnings that belong to no field (a deprecated API's).
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    warnings: &'a [String],
     #[serde(rename = "unknownFields")]
     unknown_fields: Vec<Located<'a>>,
     #[serde(rename = "duplicateFields")]
@@ -107,6 +110,7 @@ pub fn json_lines(w: &mut dyn Write, reports: &[Report], summary: &Summary, stor
             outcome: r.outcome.as_str(),
             reason: r.reason.as_deref(),
             messages: &r.messages,
+            warnings: &r.warnings,
             unknown_fields: located(&r.unknown_fields),
             duplicate_fields: located(&r.duplicate_fields),
             validation_errors: r
@@ -229,6 +233,9 @@ fn findings(r: &Report) -> Vec<Finding> {
     if let Some(text) = r.hidden_note() {
         out.push(Finding::at(r.start, "hidden-errors", "note", text));
     }
+    for w in &r.warnings {
+        out.push(Finding::at(r.start, "deprecated-api", "warning", w.clone()));
+    }
     out
 }
 
@@ -349,6 +356,10 @@ const RULES: &[(&str, &str)] = &[
     ("invalid-crd", "The API server would refuse the CRD."),
     ("duplicate-crd", "A second CRD for a group and kind already declared."),
     (
+        "deprecated-api",
+        "A built-in group-version the chosen Kubernetes release serves and has deprecated (the API server's warning).",
+    ),
+    (
         "not-an-object",
         "A document that is not a Kubernetes object (no apiVersion or kind, or an unrendered template).",
     ),
@@ -362,7 +373,7 @@ const RULES: &[(&str, &str)] = &[
 pub fn sarif(w: &mut dyn Write, reports: &[Report]) -> io::Result<()> {
     let mut results = Vec::new();
     for r in reports {
-        if !matches!(r.outcome, Outcome::Error | Outcome::Warning) {
+        if !matches!(r.outcome, Outcome::Error | Outcome::Warning) && r.warnings.is_empty() {
             continue;
         }
         for f in findings(r) {

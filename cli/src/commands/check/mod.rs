@@ -99,6 +99,8 @@ pub struct Report {
     pub message_at: Vec<Option<Position>>,
     /// For people: a hint to go with the messages (did you mean, the refused CRD, ...).
     pub hint: Option<String>,
+    /// The API server's warnings that belong to no field, exactly (a deprecated API's).
+    pub warnings: Vec<String>,
     /// For people: the syntax error that refused the document, without the server's wrapping
     /// (which dumps the start of the body), and where the construct it broke starts.
     pub syntax: Option<SyntaxError>,
@@ -138,6 +140,7 @@ impl Report {
             messages: Vec::new(),
             message_at: Vec::new(),
             hint: None,
+            warnings: Vec::new(),
             syntax: None,
             unknown_fields: Vec::new(),
             duplicate_fields: Vec::new(),

@@ -51,6 +51,9 @@ fn report(w: &mut dyn Write, r: &Report, verbose: bool) -> io::Result<()> {
             _ => say(w, &r.file, at, NOTE, "note", &format!("skipped: {what}")),
         };
     }
+    for warning in &r.warnings {
+        say(w, &r.file, r.start, WARNING, "warning", warning)?;
+    }
     let (level, label) = match r.outcome {
         Outcome::Error => (ERROR, "error"),
         Outcome::Warning => (WARNING, "warning"),
