@@ -57,15 +57,10 @@ impl Walk {
             return Ok(());
         }
         self.depth += 1;
+        type_markers(schema, def.markers());
         let r = match def.shape() {
-            TypeShape::Struct(_) => {
-                type_markers(schema, def.markers());
-                self.fields(schema, def)
-            }
-            TypeShape::Named(t) | TypeShape::Alias(t) => {
-                type_markers(schema, def.markers());
-                self.go_type(schema, t)
-            }
+            TypeShape::Struct(_) => self.fields(schema, def),
+            TypeShape::Named(t) | TypeShape::Alias(t) => self.go_type(schema, t),
         };
         self.depth -= 1;
         r
@@ -94,8 +89,8 @@ impl Walk {
                 ext.x_map_type = Some(map_type.to_owned());
             }
             if let Some(default) = field.marker("default") {
-                // `+default="TCP"`, `+default=0`: JSON; `+default=ref(...)` names a Go
-                // constant, which the facts do not hold.
+                // `+default="TCP"`, `+default=0`: JSON. A `+default=ref(...)` constant is
+                // the facts' `defaultRef`, left out as controller-gen leaves it out.
                 if let Ok(value) = serde_json::from_str(default) {
                     property.generic.default.get_or_insert(value);
                 }
