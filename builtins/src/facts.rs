@@ -153,6 +153,7 @@ fn field_line(l: &'static str, package: &str, line: usize) -> Result<Field, Erro
         go_name,
         go_type,
         omitempty: opts.contains(&"omitempty"),
+        omitzero: opts.contains(&"omitzero"),
         inline,
         markers: markers.to_vec(),
     })

@@ -84,6 +84,9 @@ impl GoType {
     /// ```
     pub fn go_name(&self) -> String {
         match self {
+            // reflect names the aliases by what they alias: `[]byte` prints `[]uint8`.
+            GoType::Builtin("byte") => "uint8".to_owned(),
+            GoType::Builtin("rune") => "int32".to_owned(),
             GoType::Builtin(b) => (*b).to_owned(),
             GoType::Named(n) => {
                 let (pkg, name) = n.rsplit_once('.').unwrap_or(("", n));
@@ -143,5 +146,9 @@ mod tests {
         let t = GoType::parse("map[ResourceName]resource.Quantity", "core/v1").unwrap();
         assert_eq!(t.go_name(), "map[v1.ResourceName]resource.Quantity");
         assert_eq!(GoType::parse("*meta/v1.Time", "x").unwrap().go_name(), "*v1.Time");
+        assert_eq!(
+            GoType::parse("map[string][]byte", "x").unwrap().go_name(),
+            "map[string][]uint8"
+        );
     }
 }

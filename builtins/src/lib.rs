@@ -247,6 +247,7 @@ pub struct Field {
     go_name: &'static str,
     go_type: GoType,
     omitempty: bool,
+    omitzero: bool,
     inline: bool,
     markers: Vec<&'static str>,
 }
@@ -271,6 +272,12 @@ impl Field {
     /// Whether the json tag says `omitempty`.
     pub fn omitempty(&self) -> bool {
         self.omitempty
+    }
+
+    /// Whether the json tag says `omitzero` (Go 1.24: the zero value, or a value whose
+    /// `IsZero` says so, is not written).
+    pub fn omitzero(&self) -> bool {
+        self.omitzero
     }
 
     /// Whether the field's own fields are the outer struct's (embedded, or `,inline`).

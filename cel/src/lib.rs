@@ -38,6 +38,19 @@ mod lexer;
 mod library;
 mod parser;
 pub mod schema;
+/// apimachinery's `resource.Quantity` as JSON reads and writes it.
+#[cfg(feature = "eval")]
+pub mod quantity {
+    /// `resource.ParseQuantity` and `String()`: the canonical text (the text as written when
+    /// Go keeps it), or apimachinery's error (`quantities must match the regular expression
+    /// ...`, `unable to parse quantity's suffix`, `unable to parse numeric part of quantity`).
+    ///
+    /// ```
+    /// assert_eq!(kstruct_cel::quantity::parse("1.5Gi").as_deref(), Ok("1536Mi"));
+    /// assert_eq!(kstruct_cel::quantity::parse("5mm"), Err("unable to parse quantity's suffix"));
+    /// ```
+    pub use crate::library::quantity::parse_text as parse;
+}
 #[cfg(test)]
 mod tests;
 pub mod types;

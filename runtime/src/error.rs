@@ -49,6 +49,20 @@ pub enum Error {
         /// The kind.
         kind: String,
     },
+    /// The object names a group, version and kind that is not one of the chosen Kubernetes
+    /// release's own kinds (or that the release no longer serves).
+    #[error("Kubernetes {release} has no kind {kind:?} in {group_version:?}")]
+    NotBuiltin {
+        /// `apps/v1`, or `v1` for the core group.
+        group_version: String,
+        /// The kind.
+        kind: String,
+        /// The release asked for.
+        release: String,
+    },
+    /// The API server's answer depends on what kstruct does not model; the text says what.
+    #[error("not modelled: {0}")]
+    NotModelled(String),
     /// A served version's schema could not be converted, so the API server would not serve
     /// it.
     #[error("CRD {crd} version {version}: {reason}")]
@@ -313,6 +327,11 @@ pub struct Rejection {
     /// error's (Go's texts name no position), or a YAML error's (whose text names the line).
     /// Kept out of `message` and `cause`, which are the API server's text.
     pub position: Option<(usize, usize)>,
+    /// For a decoding error inside a built-in kind's body (a Go type error, a quantity or a
+    /// time that does not parse): the path of the value, list indices included
+    /// (`spec.template.spec.containers[0].ports[0].containerPort`), to locate it. Go's own
+    /// text names the field without indices, or not at all.
+    pub field: Option<String>,
     /// For a create refused by validation (422 `Invalid`): the field errors. `None` for the
     /// 400s of decoding.
     pub invalid: Option<Box<Invalid>>,
@@ -329,6 +348,7 @@ pub(crate) fn refused(message: String, invalid: Option<Box<Invalid>>) -> Error {
         strict_errors: Vec::new(),
         warnings: Vec::new(),
         position: None,
+        field: None,
         invalid,
     }))
 }

@@ -10,6 +10,8 @@
 //!   object-safe trait;
 //! - [`decode`]: the API server's write path (fieldValidation Strict/Warn/Ignore) and read
 //!   path, from raw bytes;
+//! - [`builtin`]: Kubernetes' own kinds (Deployments, Services, ...) of a release, decoded
+//!   into their Go types as the API server decodes them;
 //! - [`CustomResource`]: custom resources as Rust types (`#[derive(CustomResourceSchema)]`
 //!   with resource attributes), their CRDs ([`apiextensions`]) and [`merge_crds`];
 //! - [`interop`]: JSON Schema from other generators, the `schemars` bridge (feature
@@ -49,7 +51,7 @@
 //! | 8 | `rust_schema` · `resource` · `interop` | schemas of Rust types (the derive's runtime); custom resources and their CRDs; other generators' schemas |
 //! | 9 | `pipeline` | [`Pipeline`], [`PruneOptions`], [`PruneReport`] |
 //! | 10 | `interpreter` · `validation` | [`Interpreter`], the `Pipeline` that walks a schema; create and update validation |
-//! | 11 | `decode` | the write, read and update paths, [`Resolve`](decode::Resolve), the fast path, [`DecodeExt`] |
+//! | 11 | `decode` · `builtin` | the write, read and update paths, [`Resolve`](decode::Resolve), the fast path, [`DecodeExt`]; Kubernetes' own kinds decoded into their Go types |
 //! | 12 | `registry` · `compiled` · `patch` · `scan` | CRDs by group, version and kind; what generated code is built on; PATCH, apply, webhooks; the byte walk's public face |
 //! | 13 | `__private` · `prelude` · `test_support` | this root: re-exports, the prelude, the derive's hidden path; fixtures the unit tests share |
 //!
@@ -83,6 +85,7 @@
 //! ```
 
 pub mod apiextensions;
+pub mod builtin;
 mod byte_walk;
 pub mod compiled;
 pub mod decode;

@@ -469,6 +469,17 @@ enum ParseError {
     Range,
 }
 
+/// `resource.ParseQuantity(s)` and then `String()`: the text `Quantity.MarshalJSON` writes for
+/// it, or apimachinery's error. A quantity beyond this implementation's decimal (more than
+/// about 38 significant digits), which Go parses, is kept as written.
+pub fn parse_text(s: &str) -> Result<String, &'static str> {
+    match parse(s) {
+        Ok(q) => Ok(q.to_string()),
+        Err(ParseError::Go(e)) => Err(e),
+        Err(ParseError::Range) => Ok(s.to_owned()),
+    }
+}
+
 /// `resource.ParseQuantity`.
 fn parse(s: &str) -> Result<Quantity, ParseError> {
     if s.is_empty() {

@@ -28,7 +28,7 @@ pub(super) struct Read {
 
 /// A group, version and kind, as the serializer reports it with an error.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(super) struct Gvk {
+pub(crate) struct Gvk {
     pub group: String,
     pub version: String,
     pub kind: String,
@@ -36,7 +36,7 @@ pub(super) struct Gvk {
 
 /// A body the serializer rejects.
 #[derive(Debug)]
-pub(super) struct Failure {
+pub(crate) struct Failure {
     /// The serializer's error text.
     pub cause: String,
     /// The group/version/kind the serializer reports with the error, when it has one (as the
@@ -144,6 +144,64 @@ fn read_yaml(body: &[u8], strict: bool) -> Result<Read, Failure> {
         } else {
             marshal_json(value)
         }
+    })
+}
+
+/// A body as the serializer hands it to the decoder of a Go type.
+pub(crate) struct Typed {
+    /// The JSON the decoder reads: the body itself, or what `YAMLToJSON` wrote.
+    pub json: Vec<u8>,
+    /// The pre-parse's group, version and kind (before the endpoint's defaults).
+    pub gvk: Gvk,
+    /// `YAMLToJSONStrict`'s error (repeated keys), for a YAML body.
+    pub yaml_error: Option<String>,
+}
+
+/// Reads `body` as the serializer does before decoding it into a Go type: syntax, the
+/// TypeMeta pre-parse, YAML conversion. Numbers are left to the typed decoder (which reads
+/// each into its field's type).
+pub(crate) fn read_typed(body: &[u8], format: BodyFormat) -> Result<Typed, Failure> {
+    let mut pre = PreParse::default();
+    let (json, yaml_error) = match format.resolve(body) {
+        BodyFormat::Yaml => {
+            let converted = yaml::to_json_bytes(body).map_err(|e| Failure {
+                position: e.line().map(|line| (line, e.column().unwrap_or(1))),
+                ..Failure::new(e.message())
+            })?;
+            let outcome = pre.read_value(&converted.value).and_then(|()| pre.group_version());
+            let yaml_error = converted.strict_error();
+            let json = marshal_json(&converted.value).into_bytes();
+            dispose(converted.value);
+            outcome.map_err(Failure::new)?;
+            (json, yaml_error)
+        }
+        _ => {
+            let decoded = json::decode_body(body).map_err(|e| Failure {
+                position: (e.message != "exceeded max depth").then_some((e.line, e.column)),
+                ..Failure::new(messages::parse_error(&e))
+            })?;
+            let value = decoded.decoded.value;
+            let mut outcome = match &value {
+                Value::Object(_) | Value::Null => Ok(()),
+                other => Err(pre.root_error(other)),
+            };
+            dispose(value);
+            if outcome.is_ok() {
+                for (key, kind, text) in &decoded.type_meta {
+                    if let Err(e) = pre.field(key, kind, text.as_deref()) {
+                        outcome = Err(e);
+                        break;
+                    }
+                }
+            }
+            outcome.and_then(|()| pre.group_version()).map_err(Failure::new)?;
+            (body.to_vec(), None)
+        }
+    };
+    Ok(Typed {
+        json,
+        gvk: pre.gvk(),
+        yaml_error,
     })
 }
 

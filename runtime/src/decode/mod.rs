@@ -60,7 +60,7 @@ use crate::error::refused;
 pub use crate::error::{Invalid, Rejection};
 pub use crate::format::{BodyFormat, FieldValidation};
 pub use crate::texts::{TextIter, TextList};
-pub(crate) use body::pre_parse;
+pub(crate) use body::{Gvk, pre_parse, read_typed};
 pub use bytes::{DecodeReport, request_bytes};
 pub use ext::DecodeExt;
 pub use scan::{try_request_bytes, try_request_bytes_prefix, try_request_value};
@@ -248,6 +248,7 @@ pub fn request_by_value<R: Resolve + ?Sized>(
             cause,
             strict_errors: errors,
             position: None,
+            field: None,
             invalid: None,
             warnings: Vec::new(),
         })));
@@ -414,6 +415,7 @@ fn decode<'a, R: Resolve + ?Sized>(
                 cause: f.cause,
                 strict_errors: Vec::new(),
                 position: f.position,
+                field: None,
                 invalid: None,
                 warnings: Vec::new(),
             }));
@@ -438,6 +440,7 @@ fn decode<'a, R: Resolve + ?Sized>(
                 cause,
                 strict_errors: Vec::new(),
                 position: None,
+                field: None,
                 invalid: None,
                 warnings: Vec::new(),
             }))
@@ -452,7 +455,11 @@ fn decode<'a, R: Resolve + ?Sized>(
 /// apimachinery's `gvkWithDefaults`: the endpoint's kind for a body that names none, its
 /// group and version for one that names neither, its version for one of its group without a
 /// version.
-fn with_endpoint_defaults(mut gvk: body::Gvk, kind: Option<&str>, group_version: Option<(&str, &str)>) -> body::Gvk {
+pub(crate) fn with_endpoint_defaults(
+    mut gvk: body::Gvk,
+    kind: Option<&str>,
+    group_version: Option<(&str, &str)>,
+) -> body::Gvk {
     if gvk.kind.is_empty()
         && let Some(kind) = kind
     {

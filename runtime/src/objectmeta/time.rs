@@ -4,6 +4,8 @@
 use std::fmt;
 
 const LAYOUT: &str = "2006-01-02T15:04:05Z07:00";
+/// `metav1.RFC3339Micro`, `MicroTime`'s layout.
+const LAYOUT_MICRO: &str = "2006-01-02T15:04:05.000000Z07:00";
 
 /// An instant, as seconds and nanoseconds since 0001-01-01T00:00:00Z (Go's zero time).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
@@ -18,6 +20,7 @@ pub struct Time {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseError {
     value: String,
+    layout: &'static str,
     kind: ParseErrorKind,
 }
 
@@ -37,7 +40,7 @@ enum ParseErrorKind {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let value = quote(&self.value);
-        let layout = quote(LAYOUT);
+        let layout = quote(self.layout);
         match &self.kind {
             ParseErrorKind::Elem {
                 value_elem,
@@ -158,8 +161,26 @@ impl Time {
     /// );
     /// ```
     pub fn parse_rfc3339(s: &str) -> Result<Time, ParseError> {
+        Self::parse_layout(s, false)
+    }
+
+    /// `time.Parse(metav1.RFC3339Micro, s)`, as `metav1.MicroTime` reads its JSON: exactly six
+    /// fractional digits after the seconds.
+    ///
+    /// ```
+    /// use kstruct::objectmeta::Time;
+    /// let t = Time::parse_rfc3339_micro("2020-01-01T10:00:00.250000+02:00").unwrap();
+    /// assert_eq!(t.to_rfc3339_micro_utc(), "2020-01-01T08:00:00.250000Z");
+    /// ```
+    pub fn parse_rfc3339_micro(s: &str) -> Result<Time, ParseError> {
+        Self::parse_layout(s, true)
+    }
+
+    fn parse_layout(s: &str, micro: bool) -> Result<Time, ParseError> {
+        let layout = if micro { LAYOUT_MICRO } else { LAYOUT };
         let elem = |value_elem: &str, layout_elem: &'static str| ParseError {
             value: s.to_string(),
+            layout,
             kind: ParseErrorKind::Elem {
                 value_elem: value_elem.to_string(),
                 layout_elem,
@@ -167,6 +188,7 @@ impl Time {
         };
         let range = |what: &'static str| ParseError {
             value: s.to_string(),
+            layout,
             kind: ParseErrorKind::Range(what),
         };
 
@@ -213,10 +235,18 @@ impl Time {
             return Err(range("second"));
         }
         rest = r;
-        // A fractional second may follow even though the layout has none.
+        // A fractional second may follow even though the layout has none; the micro layout
+        // requires exactly six digits.
         let mut nanos = 0u32;
         let b = rest.as_bytes();
-        if b.len() >= 2 && (b[0] == b'.' || b[0] == b',') && b[1].is_ascii_digit() {
+        if micro {
+            let six = b.len() >= 7 && (b[0] == b'.' || b[0] == b',') && b[1..7].iter().all(u8::is_ascii_digit);
+            if !six {
+                return Err(elem(rest, ".000000"));
+            }
+            nanos = b[1..7].iter().fold(0u32, |n, d| n * 10 + u32::from(d - b'0')) * 1000;
+            rest = &rest[7..];
+        } else if b.len() >= 2 && (b[0] == b'.' || b[0] == b',') && b[1].is_ascii_digit() {
             let n = 1 + b[1..].iter().take_while(|c| c.is_ascii_digit()).count();
             let digits = &rest[1..n];
             let mut scale = 100_000_000u32;
@@ -262,6 +292,7 @@ impl Time {
         if !rest.is_empty() {
             return Err(ParseError {
                 value: s.to_string(),
+                layout,
                 kind: ParseErrorKind::Extra(rest.to_string()),
             });
         }
@@ -274,6 +305,14 @@ impl Time {
             secs: local - offset_secs,
             nanos,
         })
+    }
+
+    /// Renders the instant as `metav1.MicroTime` writes it: `t.UTC().Format(RFC3339Micro)`,
+    /// six fractional digits.
+    pub fn to_rfc3339_micro_utc(&self) -> String {
+        let whole = self.to_rfc3339_utc();
+        let base = whole.strip_suffix('Z').unwrap_or(&whole);
+        format!("{base}.{:06}Z", self.nanos / 1000)
     }
 
     /// Renders the instant as the API server does: `t.UTC().Format(time.RFC3339)`, without

@@ -1,0 +1,228 @@
+//! Layer 11: Kubernetes' own kinds (Deployments, Services, ConfigMaps, ...) decoded as the
+//! API server decodes them: into their Go types, not through a schema.
+//!
+//! The server answers a built-in kind's body differently from a custom resource's:
+//! - unknown and duplicate fields come in document order, mixed (a custom resource's unknown
+//!   fields come from pruning, sorted), and a key both unknown and repeated is only unknown;
+//! - a value of the wrong type is Go's type error (`json: cannot unmarshal string into Go
+//!   struct field DeploymentSpec.spec.replicas of type int32`), the first one only, and it
+//!   hides every unknown or duplicate field, whatever the fieldValidation;
+//! - quantities, timestamps, int-or-strings and base64 fields are read by their own decoders,
+//!   whose errors stop decoding (`quantities must match the regular expression ...`);
+//! - keys are matched case-sensitively, `metadata` is an ordinary typed field.
+//!
+//! [`BuiltinKinds`] holds the kinds of one Kubernetes release (from `kstruct-builtins`);
+//! [`BuiltinKinds::decode`] is the create handler's decoding of a body, with the same
+//! [`DecodeOptions`], [`Decoded`] and [`Rejection`] as custom resources.
+//!
+//! What it does not model yet: the kinds' defaulting functions and validation. The object it
+//! gives is what the decoder read, written back as Go writes the type (fields the body does
+//! not set at their zero values), not what the server stores.
+//!
+//! ```
+//! use kstruct::builtin::BuiltinKinds;
+//! use kstruct::{DecodeOptions, FieldValidation};
+//!
+//! let kinds = BuiltinKinds::new(kstruct::builtin::Release::newest());
+//! let body = br#"{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+//!   "spec": {"replicas": 2, "replicaz": 3, "template": {"spec": {"containers": [
+//!     {"name": "web", "image": "nginx", "imagePullPolice": "Always"}]}}}}"#;
+//! let strict = DecodeOptions { field_validation: FieldValidation::Strict, ..DecodeOptions::default() };
+//! assert_eq!(
+//!     kinds.decode(body, &strict).unwrap_err().to_string(),
+//!     "Deployment in version \"v1\" cannot be handled as a Deployment: strict decoding error: \
+//!      unknown field \"spec.replicaz\", unknown field \"spec.template.spec.containers[0].imagePullPolice\""
+//! );
+//!
+//! let wrong = br#"{"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"replicas": "3"}}"#;
+//! assert_eq!(
+//!     kinds.decode(wrong, &DecodeOptions::default()).unwrap_err().to_string(),
+//!     "Deployment in version \"v1\" cannot be handled as a Deployment: json: cannot unmarshal \
+//!      string into Go struct field DeploymentSpec.spec.replicas of type int32"
+//! );
+//! ```
+
+mod special;
+mod typed;
+
+use serde_json::Value;
+
+pub use kstruct_builtins::{Catalog, KindFacts, Release};
+
+use crate::decode::{DecodeOptions, Decoded, Gvk, read_typed, with_endpoint_defaults};
+use crate::error::{Error, Rejection};
+use crate::format::FieldValidation;
+use crate::gvk::GroupVersionKind;
+use crate::messages;
+
+/// The built-in kinds of one Kubernetes release, decoded as that release's API server
+/// decodes them.
+#[derive(Debug, Clone, Copy)]
+pub struct BuiltinKinds {
+    catalog: Catalog,
+}
+
+impl BuiltinKinds {
+    /// The kinds of `release`.
+    pub fn new(release: Release) -> BuiltinKinds {
+        // The embedded facts always read (a test of kstruct-builtins reads them all).
+        let catalog = Catalog::new(release).unwrap_or_else(|e| panic!("kstruct-builtins' embedded facts: {e}"));
+        BuiltinKinds { catalog }
+    }
+
+    /// The release.
+    pub fn release(&self) -> Release {
+        self.catalog.release()
+    }
+
+    /// The facts of the release (kinds, types, lifecycles).
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// The kind `kind` of `group`/`version` (`""` for the core group), when the release
+    /// declares it and still serves it.
+    pub fn kind(&self, group: &str, version: &str, kind: &str) -> Option<KindFacts> {
+        let gv = if group.is_empty() {
+            version.to_owned()
+        } else {
+            format!("{group}/{version}")
+        };
+        self.catalog
+            .kind(&gv, kind)
+            .filter(|k| !k.lifecycle().is_removed_in(self.release()))
+    }
+
+    /// Decodes a create's body sent to the collection of the body's own group, version and
+    /// kind (as kubectl sends it), as the API server's create handler decodes it: syntax, the
+    /// apiVersion/kind pre-parse, YAML conversion, then the body into the kind's Go type.
+    ///
+    /// # Errors
+    /// [`Error::Rejected`] with the server's 400 (`<Kind> in version "<v>" cannot be handled
+    /// as a <Kind>: ...`); [`Error::NotBuiltin`] when the body names no kind this release
+    /// serves.
+    pub fn decode(&self, body: &[u8], options: &DecodeOptions) -> Result<Decoded, Error> {
+        self.decode_at(None, body, options)
+    }
+
+    /// [`decode`](Self::decode) of a body sent to the collection of `endpoint`: a body that
+    /// names no apiVersion or kind takes the endpoint's, as the server's decoder fills them in.
+    ///
+    /// # Errors
+    /// As [`decode`](Self::decode); [`Error::NotModelled`] for a body of another group or kind
+    /// than the endpoint's (the server's conversion answer is not modelled).
+    pub fn decode_at(
+        &self,
+        endpoint: Option<&GroupVersionKind>,
+        body: &[u8],
+        options: &DecodeOptions,
+    ) -> Result<Decoded, Error> {
+        if let Some(limit) = options.max_body_size
+            && body.len() > limit
+        {
+            return Err(Error::TooLarge { limit });
+        }
+        let into = endpoint.map(|e| e.kind.as_str());
+        let typed = read_typed(body, options.format).map_err(|f| {
+            Error::Rejected(Box::new(Rejection {
+                message: messages::rejection(None, into, &f.cause, body),
+                cause: f.cause,
+                strict_errors: Vec::new(),
+                position: f.position,
+                field: None,
+                invalid: None,
+                warnings: Vec::new(),
+            }))
+        })?;
+        let gvk = match endpoint {
+            Some(e) => with_endpoint_defaults(typed.gvk, Some(&e.kind), Some((&e.group, &e.version))),
+            None => typed.gvk,
+        };
+        let Gvk { group, version, kind } = gvk;
+        if let Some(e) = endpoint
+            && (e.group != group || e.kind != kind)
+        {
+            return Err(Error::NotModelled(format!(
+                "a {kind} of {} sent to the {} endpoint of {}: the API server converts it or refuses it, which kstruct does not model",
+                group_version(&group, &version),
+                e.kind,
+                group_version(&e.group, &e.version)
+            )));
+        }
+        let Some(facts) = self.kind(&group, &version, &kind) else {
+            return Err(Error::NotBuiltin {
+                group_version: group_version(&group, &version),
+                kind,
+                release: self.release().to_string(),
+            });
+        };
+        let Some(root) = self.catalog.type_def(facts.type_name()) else {
+            return Err(Error::NotBuiltin {
+                group_version: group_version(&group, &version),
+                kind,
+                release: self.release().to_string(),
+            });
+        };
+        let into = into.unwrap_or(&kind);
+        let strict = options.field_validation != FieldValidation::Ignore;
+        let outcome = typed::Walker::new(&typed.json, self.catalog, self.embedded_names(), strict).decode(root);
+        let refuse = |cause: String, strict_errors: Vec<String>, field: Option<String>| {
+            Error::Rejected(Box::new(Rejection {
+                message: messages::rejection(Some((&kind, &version)), Some(into), &cause, body),
+                cause,
+                strict_errors,
+                position: None,
+                field,
+                invalid: None,
+                warnings: Vec::new(),
+            }))
+        };
+        if let Some(e) = outcome.error {
+            return Err(refuse(e.message, Vec::new(), Some(e.path)));
+        }
+        let mut errors: Vec<String> = Vec::new();
+        if strict {
+            errors.extend(typed.yaml_error);
+            errors.extend(outcome.strict.iter().map(typed::StrictError::text));
+        }
+        if options.field_validation == FieldValidation::Strict && !errors.is_empty() {
+            let cause = messages::strict_decoding_error(&errors);
+            return Err(refuse(cause, errors, None));
+        }
+        let warnings = if options.field_validation == FieldValidation::Warn {
+            messages::warnings(errors)
+        } else {
+            Vec::new()
+        };
+        let mut object = outcome.value;
+        if let Value::Object(m) = &mut object {
+            // The encoder writes the kind the object was decoded as.
+            m.insert("apiVersion".into(), Value::String(group_version(&group, &version)));
+            m.insert("kind".into(), Value::String(kind.clone()));
+        }
+        let (unknown, duplicate): (Vec<_>, Vec<_>) = outcome.strict.into_iter().partition(|e| e.unknown);
+        Ok(Decoded {
+            object,
+            warnings: warnings.into(),
+            unknown_fields: unknown.into_iter().map(|e| e.path).collect::<Vec<_>>().into(),
+            duplicate_fields: duplicate.into_iter().map(|e| e.path).collect::<Vec<_>>().into(),
+        })
+    }
+
+    /// Whether type errors name the embedded structs a promoted field passes through: the
+    /// decoder of 1.35 and later (synced with Go 1.24's `encoding/json`).
+    fn embedded_names(&self) -> bool {
+        self.release() >= "1.35".parse().unwrap_or_else(|_| Release::newest())
+    }
+}
+
+fn group_version(group: &str, version: &str) -> String {
+    if group.is_empty() {
+        version.to_owned()
+    } else {
+        format!("{group}/{version}")
+    }
+}
+
+#[cfg(test)]
+mod tests;
