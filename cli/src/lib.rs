@@ -397,12 +397,7 @@ struct DecodeEndpoint {
     /// A file of CRDs (YAML or JSON, multi-document). Objects of a CRD's group and kind are
     /// decoded with the schema of the version their apiVersion names (a version the CRD lacks
     /// has an empty schema); other objects are decoded without a schema.
-    #[arg(
-        long,
-        value_name = "FILE",
-        conflicts_with = "schema",
-        required_unless_present = "schema"
-    )]
+    #[arg(long, value_name = "FILE", conflicts_with = "schema")]
     crd: Option<PathBuf>,
     /// Register only version V of the CRDs, as a CRD with that one version would serve.
     #[arg(long, value_name = "V", requires = "crd")]
@@ -414,6 +409,15 @@ struct DecodeEndpoint {
     /// each object names.
     #[arg(long, value_name = "FILE")]
     schema: Option<PathBuf>,
+    /// Without --crd or --schema, bodies are Kubernetes' own kinds, decoded into the Go types
+    /// of this release: `1.30` to `1.36` (default), or `head`.
+    #[arg(long, value_name = "VERSION", default_value_t = kstruct::builtin::Release::newest())]
+    kubernetes_version: kstruct::builtin::Release,
+    /// Without --crd or --schema: the collection the bodies are sent to, `[GROUP/]VERSION/KIND`
+    /// (`v1/Pod`, `apps/v1/Deployment`). A body that names no apiVersion or kind takes the
+    /// endpoint's. Default: each body's own apiVersion and kind.
+    #[arg(long, value_name = "[GROUP/]VERSION/KIND", conflicts_with_all = ["crd", "schema"])]
+    endpoint: Option<String>,
 }
 
 /// `decode`'s arguments, with `D` saying where the schemas come from.
@@ -530,12 +534,7 @@ struct Target<S: Args> {
 struct FileSchemas {
     /// A file of CRDs (YAML or JSON, multi-document): each object uses the CRD and version its
     /// apiVersion and kind name.
-    #[arg(
-        long,
-        value_name = "FILE",
-        conflicts_with = "schema",
-        required_unless_present = "schema"
-    )]
+    #[arg(long, value_name = "FILE", conflicts_with = "schema")]
     crd: Option<PathBuf>,
     /// Use this CRD version for every object instead of the one its apiVersion names.
     #[arg(long, value_name = "V", requires = "crd")]

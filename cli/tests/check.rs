@@ -170,7 +170,7 @@ fn json_lines_carry_the_servers_messages_and_positions() {
     );
     assert_eq!(
         lines[3],
-        r#"{"summary":{"documents":3,"objects":2,"crds":1,"files":2,"ok":2,"warnings":0,"errors":1,"skipped":0,"unreadable":0,"valueValidation":true,"rulesChecked":0,"hidden":0}}"#
+        r#"{"summary":{"documents":3,"objects":2,"crds":1,"files":2,"ok":2,"warnings":0,"errors":1,"skipped":0,"unreadable":0,"valueValidation":true,"rulesChecked":0,"hidden":0,"builtin":0}}"#
     );
     // --show stored adds what the server would store.
     let o = check_in(
@@ -212,8 +212,9 @@ metadata: {name: pdb}
 <stdin>:5:1: note: Kubernetes 1.36 does not serve it: policy/v1beta1 PodDisruptionBudget is deprecated in v1.21+, unavailable in v1.25+; use policy/v1 PodDisruptionBudget
 <stdin>:9:1: error: no matches for kind \"HorizontalPodAutoscaler\" in version \"autoscaling/v2beta2\"
 <stdin>:9:1: note: Kubernetes 1.36 has no kind HorizontalPodAutoscaler in autoscaling/v2beta2; it serves autoscaling/v1 HorizontalPodAutoscaler, autoscaling/v2 HorizontalPodAutoscaler
-<stdin>:13:1: not checked: PodDisruptionBudget/pdb (built-in kind)
-checked 3 objects against 0 CRDs in 1 file: 0 ok, 3 with errors, 1 skipped
+<stdin>:13:1: ok: PodDisruptionBudget/pdb
+checked 4 objects (1 built-in) against 0 CRDs in 1 file: 1 ok, 3 with errors, 0 skipped
+note: built-in objects are decoded as the API server decodes them; their defaulting and validation are not checked yet
 "
     );
     // A release before a removal serves the kind.
@@ -231,8 +232,8 @@ metadata: {name: fs}
         out(&o),
         "<stdin>:1:1: warning: flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is deprecated in v1.29+, \
          unavailable in v1.32+; use flowcontrol.apiserver.k8s.io/v1 FlowSchema
-<stdin>:1:1: not checked: FlowSchema/fs (built-in kind)
-checked 0 objects against 0 CRDs in 1 file: 0 ok, 0 with errors, 1 skipped
+checked 1 object (1 built-in) against 0 CRDs in 1 file: 0 ok, 1 with warnings, 0 with errors, 0 skipped
+note: built-in objects are decoded as the API server decodes them; their defaulting and validation are not checked yet
 "
     );
     let o = check_in(
@@ -241,7 +242,7 @@ checked 0 objects against 0 CRDs in 1 file: 0 ok, 0 with errors, 1 skipped
         "apiVersion: flowcontrol.apiserver.k8s.io/v1beta3\nkind: FlowSchema\nmetadata: {name: fs}\n",
     );
     let lines = json_lines(&o);
-    assert_eq!(lines[0]["outcome"], "skipped");
+    assert_eq!(lines[0]["outcome"], "warning");
     assert_eq!(
         lines[0]["warnings"],
         serde_json::json!([
@@ -302,9 +303,10 @@ metadata: {name: e}
 <stdin>:9:1: note: widgets.example.com serves v1
 <stdin>:13:1: error: no matches for kind \"Widget\" in version \"example.com/v2\"
 <stdin>:13:1: note: widgets.example.com serves v1
-<stdin>:17:1: not checked: Deployment/d (built-in kind)
-<stdin>:21:1: not checked: ConfigMap/e (built-in kind)
-checked 4 objects against 1 CRD in 2 files: 0 ok, 4 with errors, 2 skipped
+<stdin>:17:1: ok: Deployment/d
+<stdin>:21:1: ok: ConfigMap/e
+checked 6 objects (2 built-in) against 1 CRD in 2 files: 2 ok, 4 with errors, 0 skipped
+note: built-in objects are decoded as the API server decodes them; their defaulting and validation are not checked yet
 "
     );
     // Opting out.
@@ -334,7 +336,7 @@ checked 4 objects against 1 CRD in 2 files: 0 ok, 4 with errors, 2 skipped
             "--crds",
             "crds.yaml",
             "--skip-kinds",
-            "example.com/Widget,exmaple.com/v1/Widget,Widgt",
+            "example.com/Widget,exmaple.com/v1/Widget,Widgt,apps/v1/Deployment,ConfigMap",
             "-",
         ],
         objects,
@@ -893,8 +895,8 @@ fn a_run_that_checked_no_object_fails_and_says_why() {
         ("crds/widgets.yaml", CRD),
         ("empty/.keep", ""),
         (
-            "deploy/app.yaml",
-            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: app}\n",
+            "deploy/kustomization.yaml",
+            "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [app.yaml]\n",
         ),
         ("widgets.yaml", WIDGETS),
     ]);
@@ -949,7 +951,7 @@ fn a_run_that_checked_no_object_fails_and_says_why() {
     assert_eq!(
         json_lines(&o)[1]["summary"],
         serde_json::json!({"documents": 1, "objects": 0, "crds": 1, "files": 1, "ok": 1, "warnings": 0, "errors": 0,
-                           "skipped": 0, "unreadable": 0, "valueValidation": true, "rulesChecked": 0, "hidden": 0})
+                           "skipped": 0, "unreadable": 0, "valueValidation": true, "rulesChecked": 0, "hidden": 0, "builtin": 0})
     );
 }
 
@@ -1262,4 +1264,78 @@ checked 1 object against 1 CRD in 2 files: 0 ok, 1 with errors, 0 skipped
         m.starts_with("the object provided is unrecognized: yaml: line 8: found unexpected end of stream ("),
         "{m}"
     );
+}
+
+#[test]
+fn built_in_objects_are_decoded_as_the_server_decodes_them() {
+    let d = dir(&[("crds.yaml", CRD)]);
+    let objects = "apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  template:
+    spec:
+      containers:
+      - name: web
+        image: nginx
+        imagePullPolice: Always
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: typo}
+spec:
+  template:
+    spec:
+      containers:
+      - name: a
+      - name: b
+        ports:
+        - containerPort: \"80\"
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  ports:
+  - port: 80
+    targetPort: http
+";
+    let o = check_in(&d, &["--allow-no-objects", "-v", "-"], objects);
+    assert_eq!(code(&o), 1, "{}", err(&o));
+    assert_eq!(
+        out(&o),
+        "<stdin>:11:9: error: unknown field \"spec.template.spec.containers[0].imagePullPolice\" (did you mean \"spec.template.spec.containers[0].imagePullPolicy\"?)
+  the API server would answer: Deployment in version \"v1\" cannot be handled as a Deployment: strict decoding error: unknown field \"spec.template.spec.containers[0].imagePullPolice\"
+<stdin>:23:11: error: Deployment in version \"v1\" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field ContainerPort.spec.template.spec.containers.ports.containerPort of type int32
+<stdin>:25:1: ok: Service/web
+checked 3 objects (3 built-in) against 0 CRDs in 1 file: 1 ok, 2 with errors, 0 skipped
+note: built-in objects are decoded as the API server decodes them; their defaulting and validation are not checked yet
+"
+    );
+    // Machine output: the server's whole message; Warn makes the fields warnings.
+    let o = check_in(
+        &d,
+        &["--allow-no-objects", "--field-validation", "Warn", "-o", "json", "-"],
+        objects,
+    );
+    let lines = json_lines(&o);
+    assert_eq!(lines[0]["outcome"], "warning");
+    assert_eq!(
+        lines[0]["messages"],
+        serde_json::json!([r#"unknown field "spec.template.spec.containers[0].imagePullPolice""#])
+    );
+    assert_eq!(lines[0]["unknownFields"][0]["line"], 11);
+    assert_eq!(lines[3]["summary"]["builtin"], 3);
+    // The release's own types: a field a later release added is unknown to an earlier one.
+    let status = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: s}\nstatus: {terminatingReplicas: 1}\n";
+    let o = check_in(&d, &["--kubernetes-version", "1.32", "--allow-no-objects", "-"], status);
+    assert_eq!(code(&o), 1, "{}", out(&o));
+    assert!(
+        out(&o).contains("unknown field \"status.terminatingReplicas\""),
+        "{}",
+        out(&o)
+    );
+    let o = check_in(&d, &["--kubernetes-version", "1.33", "--allow-no-objects", "-"], status);
+    assert_eq!(code(&o), 0, "{}", out(&o));
 }

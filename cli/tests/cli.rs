@@ -1213,3 +1213,62 @@ fn lint_ignores_documents_of_comments_only_and_skips_crd_patches_in_one_line() {
     assert_eq!(stderr(&o), "kstruct: linted 1 CRD in 1 file: 0 with errors\n");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn decode_of_built_in_kinds_needs_no_crd() {
+    let body = r#"{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "name": "web2"},
+        "spec": {"replicas": 2, "replicaz": 3}}"#;
+    let o = kstruct(&["decode", "--report", "--field-validation", "Strict"], body);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert_eq!(
+        reports(&o)[0]["error"],
+        "Deployment in version \"v1\" cannot be handled as a Deployment: strict decoding error: \
+         duplicate field \"metadata.name\", unknown field \"spec.replicaz\""
+    );
+    let o = kstruct(&["decode", "--report"], body);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let r = &reports(&o)[0];
+    assert_eq!(
+        r["warnings"],
+        serde_json::json!([r#"duplicate field "metadata.name""#, r#"unknown field "spec.replicaz""#])
+    );
+    assert_eq!(r["object"]["metadata"]["name"], "web2");
+    assert_eq!(r["object"]["spec"]["replicas"], 2);
+    // Said plainly: the decoder's object, not what the server stores after defaulting.
+    assert_eq!(r["defaulted"], false);
+    // A body without apiVersion and kind, sent to an endpoint; YAML.
+    let o = kstruct(
+        &["decode", "--report", "--endpoint", "v1/ConfigMap", "--format", "yaml"],
+        "metadata: {name: c}\ndata: {a: 1}\n",
+    );
+    assert_eq!(
+        reports(&o)[0]["error"],
+        "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string"
+    );
+    // An older release's types.
+    let o = kstruct(
+        &[
+            "decode",
+            "--report",
+            "--kubernetes-version",
+            "1.30",
+            "--field-validation",
+            "Strict",
+        ],
+        r#"{"apiVersion": "apps/v1", "kind": "Deployment", "status": {"terminatingReplicas": 1}}"#,
+    );
+    assert_eq!(
+        reports(&o)[0]["error"],
+        "Deployment in version \"v1\" cannot be handled as a Deployment: strict decoding error: unknown field \"status.terminatingReplicas\""
+    );
+    // What is not modelled says so.
+    let o = kstruct(&["decode", "--validate"], r#"{"apiVersion": "v1", "kind": "Pod"}"#);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("not modelled: validation of Kubernetes' own kinds"),
+        "{}",
+        stderr(&o)
+    );
+    let o = kstruct(&["decode", "--endpoint", "apps/v1/Deploymnet"], "{}");
+    assert_eq!(code(&o), 2);
+}

@@ -4,10 +4,12 @@
 use std::io::{Read, Write as _};
 use std::path::PathBuf;
 
+use kstruct::builtin::BuiltinKinds;
 use kstruct::compiled::{self, CompiledCrd};
 use kstruct::decode::{DecodeReport, Resolve, Selected, TextList};
 use kstruct::{
-    DecodeExt, DecodeOptions, Decoded, Error, FieldValidation, Interpreter, Pipeline, RegisteredCrd, Registry,
+    DecodeExt, DecodeOptions, Decoded, Error, FieldValidation, GroupVersionKind, Interpreter, Pipeline, RegisteredCrd,
+    Registry,
 };
 use serde_json::{Value, json};
 
@@ -30,6 +32,40 @@ pub enum Endpoint {
     CompiledCrd(&'static CompiledCrd, Option<String>),
     /// Compiled CRDs (with only one version of each served, when given).
     Compiled(&'static compiled::Registry, Option<String>),
+    /// Kubernetes' own kinds of a release, decoded into their Go types; bodies sent to the
+    /// collection of the given kind, or each to its own.
+    Builtin(BuiltinKinds, Option<GroupVersionKind>),
+}
+
+/// What kstruct does not model for built-in kinds, named where it would be needed.
+fn builtin_not_modelled(what: &str) -> Error {
+    Error::NotModelled(format!(
+        "{what} of Kubernetes' own kinds (kstruct decodes them as the API server does, but does not run their defaulting, validation or update logic)"
+    ))
+}
+
+/// `[GROUP/]VERSION/KIND`.
+fn parse_endpoint(text: &str) -> Result<GroupVersionKind, String> {
+    let parts: Vec<&str> = text.split('/').collect();
+    let (group, version, kind) = match parts[..] {
+        [version, kind] => ("", version, kind),
+        [group, version, kind] => (group, version, kind),
+        _ => {
+            return Err(format!(
+                "--endpoint {text:?}: expected [GROUP/]VERSION/KIND, such as v1/Pod or apps/v1/Deployment"
+            ));
+        }
+    };
+    if version.is_empty() || kind.is_empty() {
+        return Err(format!(
+            "--endpoint {text:?}: expected [GROUP/]VERSION/KIND, such as v1/Pod or apps/v1/Deployment"
+        ));
+    }
+    Ok(GroupVersionKind {
+        group: group.into(),
+        version: version.into(),
+        kind: kind.into(),
+    })
 }
 
 /// An endpoint serving only `version` of its CRDs, as CRDs with that one version would
@@ -114,7 +150,18 @@ impl Endpoint {
             return Ok(Endpoint::Schema(Box::new(Interpreter::new(schema))));
         }
         let Some(path) = &args.crd else {
-            return Err("one of --crd or --schema is required".into());
+            let endpoint = args.endpoint.as_deref().map(parse_endpoint).transpose()?;
+            let kinds = BuiltinKinds::new(args.kubernetes_version);
+            if let Some(e) = &endpoint
+                && kinds.kind(&e.group, &e.version, &e.kind).is_none()
+            {
+                return Err(format!(
+                    "--endpoint {}: Kubernetes {} serves no such kind (use --crd or --schema for custom resources)",
+                    args.endpoint.as_deref().unwrap_or(""),
+                    args.kubernetes_version
+                ));
+            }
+            return Ok(Endpoint::Builtin(kinds, endpoint));
         };
         let (mut crds, origin) = read_crds(path, args.kind.as_deref())?;
         if let Some(v) = &args.version {
@@ -162,6 +209,9 @@ impl Endpoint {
             (Endpoint::Crd(c), true) => c.decode_storage(body),
             (Endpoint::Crds(r), false) => request_in(r, body, options, ns),
             (Endpoint::Crds(r), true) => r.decode_storage(body),
+            (Endpoint::Builtin(..), true) => Err(builtin_not_modelled("the read-from-storage path")),
+            (Endpoint::Builtin(..), false) if options.validate => Err(builtin_not_modelled("validation")),
+            (Endpoint::Builtin(kinds, endpoint), false) => kinds.decode_at(endpoint.as_ref(), body, options),
         }
     }
 }
@@ -214,6 +264,7 @@ impl Endpoint {
             Endpoint::Compiled(r, v) => run_verb(&only(*r, v), verb, existing, old, body, options),
             Endpoint::Crd(c) => run_verb(&**c, verb, existing, old, body, options),
             Endpoint::Crds(r) => run_verb(r, verb, existing, old, body, options),
+            Endpoint::Builtin(..) => Err(builtin_not_modelled("updates, patches and webhooks")),
         }
     }
 }
@@ -235,6 +286,16 @@ impl Endpoint {
             Endpoint::Compiled(r, v) => request_bytes(&only(*r, v), body, options, ns, out),
             Endpoint::Crd(c) => request_bytes(&**c, body, options, ns, out),
             Endpoint::Crds(r) => request_bytes(r, body, options, ns, out),
+            Endpoint::Builtin(..) => {
+                let decoded = self.decode(body, options, false, ns)?;
+                let text = kstruct::schema::go::marshal_json(&decoded.object);
+                out.extend_from_slice(text.as_bytes());
+                Ok(DecodeReport {
+                    warnings: decoded.warnings,
+                    unknown_fields: decoded.unknown_fields,
+                    duplicate_fields: decoded.duplicate_fields,
+                })
+            }
         }
     }
 }
@@ -253,6 +314,7 @@ impl Endpoint {
             Endpoint::Compiled(r, v) => walk(&only(*r, v), input, options, out),
             Endpoint::Crd(c) => walk(&**c, input, options, out),
             Endpoint::Crds(r) => walk(r, input, options, out),
+            Endpoint::Builtin(..) => None,
         }
     }
 }
@@ -569,12 +631,17 @@ impl Run<'_> {
         let line = match result {
             Ok(decoded) => {
                 if args.report {
-                    json!({
+                    let mut report = json!({
                         "object": decoded.object,
                         "unknownFields": decoded.unknown_fields,
                         "warnings": decoded.warnings,
                         "error": null,
-                    })
+                    });
+                    if matches!(self.endpoint, Endpoint::Builtin(..)) {
+                        // The decoder's object: the kind's defaulting is not modelled.
+                        report["defaulted"] = json!(false);
+                    }
+                    report
                 } else {
                     self.print_warnings(origin, doc_line, &decoded.warnings);
                     decoded.object

@@ -93,6 +93,90 @@ impl BuiltinKinds {
             .filter(|k| !k.lifecycle().is_removed_in(self.release()))
     }
 
+    /// The JSON names of the fields of the struct at `path` in an object of `kind` (keys,
+    /// list indices and map keys as steps; embedded structs' fields included), in declaration
+    /// order; `None` when `path` leads to no struct. What "did you mean" hints pick from.
+    ///
+    /// ```
+    /// # use kstruct::builtin::{BuiltinKinds, Release};
+    /// let kinds = BuiltinKinds::new(Release::newest());
+    /// let names = kinds.field_names("apps", "v1", "Deployment", &["spec", "template", "spec", "containers", "0"]).unwrap();
+    /// assert!(names.contains(&"imagePullPolicy"));
+    /// ```
+    pub fn field_names(&self, group: &str, version: &str, kind: &str, path: &[&str]) -> Option<Vec<&'static str>> {
+        let facts = self.kind(group, version, kind)?;
+        let mut at = Stripped::Struct(self.catalog.type_def(facts.type_name())?);
+        for step in path {
+            let next = match at {
+                Stripped::Struct(def) => self.field_type(def, step)?,
+                // A list's index or a map's key.
+                Stripped::Container(elem) => elem,
+            };
+            at = self.strip(next)?;
+        }
+        let Stripped::Struct(def) = at else {
+            return None;
+        };
+        let mut names = Vec::new();
+        self.flat_names(def, &mut names, 0);
+        Some(names)
+    }
+
+    fn field_type(
+        &self,
+        def: &'static kstruct_builtins::TypeDef,
+        json: &str,
+    ) -> Option<&'static kstruct_builtins::GoType> {
+        for f in def.fields() {
+            match f.json_name() {
+                Some(name) if name == json => return Some(f.go_type()),
+                Some(_) => {}
+                None => {
+                    if let Some(Stripped::Struct(inner)) = self.strip(f.go_type())
+                        && let Some(t) = self.field_type(inner, json)
+                    {
+                        return Some(t);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    fn flat_names(&self, def: &'static kstruct_builtins::TypeDef, out: &mut Vec<&'static str>, depth: usize) {
+        for f in def.fields() {
+            match f.json_name() {
+                Some(name) => out.push(name),
+                None if depth < 16 => {
+                    if let Some(Stripped::Struct(inner)) = self.strip(f.go_type()) {
+                        self.flat_names(inner, out, depth + 1);
+                    }
+                }
+                None => {}
+            }
+        }
+    }
+
+    /// A type through pointers and named types: a struct, or the element of a list or map.
+    fn strip(&self, t: &'static kstruct_builtins::GoType) -> Option<Stripped> {
+        use kstruct_builtins::{GoType, TypeShape};
+        match t {
+            GoType::Pointer(inner) => self.strip(inner),
+            GoType::Slice(inner) | GoType::Array(inner) | GoType::Map(_, inner) => Some(Stripped::Container(inner)),
+            GoType::Named(n) => {
+                let def = self.catalog.type_def(n)?;
+                if def.decodes_itself() {
+                    return None;
+                }
+                match def.shape() {
+                    TypeShape::Struct(_) => Some(Stripped::Struct(def)),
+                    TypeShape::Named(inner) | TypeShape::Alias(inner) => self.strip(inner),
+                }
+            }
+            _ => None,
+        }
+    }
+
     /// Decodes a create's body sent to the collection of the body's own group, version and
     /// kind (as kubectl sends it), as the API server's create handler decodes it: syntax, the
     /// apiVersion/kind pre-parse, YAML conversion, then the body into the kind's Go type.
@@ -214,6 +298,12 @@ impl BuiltinKinds {
     fn embedded_names(&self) -> bool {
         self.release() >= "1.35".parse().unwrap_or_else(|_| Release::newest())
     }
+}
+
+/// What [`BuiltinKinds::field_names`] steps through.
+enum Stripped {
+    Struct(&'static kstruct_builtins::TypeDef),
+    Container(&'static kstruct_builtins::GoType),
 }
 
 fn group_version(group: &str, version: &str) -> String {

@@ -1,7 +1,7 @@
 //! Checking documents: CRDs first (into the catalog), then every document against it.
 
 use kstruct::schema::go::marshal_json;
-use kstruct::source::{Position, SourceMap};
+use kstruct::source::{Position, Segment, SourceMap};
 use kstruct::{BodyFormat, DecodeOptions, Error, FieldValidation, RegisteredCrd, parse_group_version};
 use serde_json::Value;
 
@@ -479,9 +479,8 @@ fn check_object(r: &mut Report, value: &Value, target: &Target<'_>, catalog: &Ca
         } else if BUILT_IN_GROUPS.contains(&group) {
             match builtin::served(settings.release, group, version, &kind) {
                 Ok(warning) => {
-                    r.outcome = Outcome::Skipped;
-                    r.reason = Some("built-in kind".into());
                     r.warnings.extend(warning);
+                    decode_builtin(r, value, target, settings);
                 }
                 Err(hint) => {
                     r.outcome = Outcome::Error;
@@ -666,7 +665,21 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
     if settings.keep_objects {
         r.input = Some(value.clone());
     }
-    let found = paths.unwrap_or_default();
+    let interpreter = crd.version(version).and_then(Result::ok);
+    let schema = interpreter.and_then(|i| i.schema());
+    locate_fields(r, paths.unwrap_or_default(), target, &|path, segments| {
+        hints::field(path, segments, schema)
+    });
+}
+
+/// Puts the unknown, duplicate and invalid fields of a decoded (or refused) document at their
+/// lines and columns; `schema` suggests the field meant.
+fn locate_fields(
+    r: &mut Report,
+    found: kstruct::Decoded,
+    target: &Target<'_>,
+    suggest: &dyn Fn(&str, &[Segment]) -> Option<String>,
+) {
     // A YAML body's repeated keys are the YAML converter's errors, in the server's message
     // (Strict) or among the Warn decode's warnings (a refusal by validation replaces those).
     let repeated_key = |m: &str| m.contains("already set in map");
@@ -686,8 +699,6 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
             own_map.as_ref()
         }
     };
-    let interpreter = crd.version(version).and_then(Result::ok);
-    let schema = interpreter.and_then(|i| i.schema());
     let full = |p: &str| format!("{}{p}", target.prefix);
     let at = |p: Position| p.offset_by(target.start);
     for e in &mut r.validation_errors {
@@ -701,7 +712,7 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
         let segments = map.and_then(|m| m.segments(&full(path)));
         let suggestion = segments.as_ref().and_then(|s| {
             let skip = if target.prefix.is_empty() { 0 } else { 2 };
-            hints::field(path, s.get(skip..)?, schema)
+            suggest(path, s.get(skip..)?)
         });
         r.unknown_fields.push(Field {
             path: path.to_owned(),
@@ -738,4 +749,77 @@ fn decode(r: &mut Report, crd: &RegisteredCrd, version: &str, value: &Value, tar
             });
         }
     }
+}
+
+/// A built-in object decoded into its Go type as the release's API server decodes it (the
+/// kind's defaulting and validation are not modelled).
+fn decode_builtin(r: &mut Report, value: &Value, target: &Target<'_>, settings: &Settings) {
+    let kinds = kstruct::builtin::BuiltinKinds::new(settings.release);
+    r.builtin = true;
+    let options = DecodeOptions {
+        field_validation: settings.field_validation,
+        format: target.format,
+        ..DecodeOptions::default()
+    };
+    r.fields_are_warnings = settings.field_validation == FieldValidation::Warn;
+    let mut paths: Option<kstruct::Decoded> = None;
+    match kinds.decode(target.body, &options) {
+        Ok(decoded) => {
+            r.outcome = if decoded.warnings.is_empty() && r.warnings.is_empty() {
+                Outcome::Ok
+            } else {
+                Outcome::Warning
+            };
+            r.messages = decoded.warnings.to_vec();
+            if settings.keep_objects {
+                r.stored = Some(decoded.object.clone());
+            }
+            paths = Some(decoded);
+        }
+        Err(Error::Rejected(rejection)) => {
+            r.outcome = Outcome::Error;
+            let own_map;
+            let map = match target.map {
+                Some(m) => Some(m),
+                None => {
+                    own_map = SourceMap::new(target.body, target.format);
+                    own_map.as_ref()
+                }
+            };
+            let at = match (&rejection.field, rejection.position) {
+                (_, Some((line, column))) => {
+                    Some(char_position(target.body, line, column, target.format).offset_by(target.start))
+                }
+                (Some(field), None) => map
+                    .and_then(|m| locate_nearest(m, &format!("{}{field}", target.prefix)))
+                    .map(|p| p.offset_by(target.start)),
+                (None, None) => None,
+            };
+            r.message_at = vec![at];
+            if rejection.position.is_some() {
+                r.syntax = Some(syntax_error(&rejection.cause, target.body, target.format, target.start));
+            }
+            r.messages.push(rejection.message);
+            if !rejection.strict_errors.is_empty() {
+                let warn = DecodeOptions {
+                    field_validation: FieldValidation::Warn,
+                    ..options
+                };
+                paths = kinds.decode(target.body, &warn).ok();
+            }
+        }
+        Err(e) => {
+            r.outcome = Outcome::Error;
+            r.messages.push(e.to_string());
+        }
+    }
+    if settings.keep_objects {
+        r.input = Some(value.clone());
+    }
+    let api_version = r.api_version.clone().unwrap_or_default();
+    let (group, version) = parse_group_version(&api_version).unwrap_or_default();
+    let kind = r.kind.clone().unwrap_or_default();
+    locate_fields(r, paths.unwrap_or_default(), target, &|path, segments| {
+        hints::builtin_field(path, segments, &kinds, group, version, &kind)
+    });
 }

@@ -91,6 +91,33 @@ pub fn field(path: &str, segments: &[Segment], root: Option<&Structural>) -> Opt
     Some(format!("{prefix}{best}"))
 }
 
+/// [`field`] for an object of one of Kubernetes' own kinds: a sibling field of the same Go
+/// struct, spelled closely.
+pub fn builtin_field(
+    path: &str,
+    segments: &[Segment],
+    kinds: &kstruct::builtin::BuiltinKinds,
+    group: &str,
+    version: &str,
+    kind: &str,
+) -> Option<String> {
+    let (Segment::Key(unknown), parents) = segments.split_last()? else {
+        return None;
+    };
+    let steps: Vec<String> = parents
+        .iter()
+        .map(|s| match s {
+            Segment::Key(k) => k.clone(),
+            Segment::Index(i) => i.to_string(),
+        })
+        .collect();
+    let steps: Vec<&str> = steps.iter().map(String::as_str).collect();
+    let names = kinds.field_names(group, version, kind, &steps)?;
+    let best = closest(unknown, names)?;
+    let prefix = &path[..path.len() - unknown.len()];
+    Some(format!("{prefix}{best}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -89,6 +89,9 @@ struct SummaryLine {
     rules_checked: usize,
     /// Errors hidden behind strict decoding errors, over all documents.
     hidden: usize,
+    /// Objects of Kubernetes' own kinds among `objects`: decoded as the API server decodes
+    /// them, their defaulting and validation not modelled.
+    builtin: usize,
 }
 
 #[derive(Serialize)]
@@ -143,6 +146,7 @@ pub fn json_lines(w: &mut dyn Write, reports: &[Report], summary: &Summary, stor
             unreadable: s.unreadable,
             value_validation: s.validated,
             rules_checked: s.rules_checked,
+            builtin: s.builtin,
             hidden: s.hidden,
         },
     };

@@ -117,6 +117,9 @@ pub struct Report {
     /// The schema has CEL rules and validation evaluated them (they do not run when decoding
     /// refused the document, or when other errors came first, as on the server).
     pub rules_checked: bool,
+    /// The object is one of Kubernetes' own kinds: decoded into its Go type, its defaulting
+    /// and validation not modelled.
+    pub builtin: bool,
     /// What the server would store (accepted objects only).
     pub stored: Option<Value>,
     /// The document as read (for `--show diff`).
@@ -139,6 +142,7 @@ impl Report {
             crd: false,
             messages: Vec::new(),
             message_at: Vec::new(),
+            builtin: false,
             hint: None,
             warnings: Vec::new(),
             syntax: None,
@@ -208,6 +212,8 @@ pub struct Summary {
     pub unreadable: usize,
     /// Documents whose CEL rules were evaluated.
     pub rules_checked: usize,
+    /// Objects of Kubernetes' own kinds (decoded, not validated).
+    pub builtin: usize,
     /// Values were validated (no `--skip-validation`).
     pub validated: bool,
     /// Errors hidden behind strict decoding errors, over all documents.
@@ -230,6 +236,9 @@ impl Summary {
             self.crds += 1;
         } else if r.is_object() {
             self.objects += 1;
+            if r.builtin {
+                self.builtin += 1;
+            }
         }
         self.hidden += r.hidden.unwrap_or(0);
         if r.rules_checked {

@@ -270,13 +270,23 @@ fn summary_line(w: &mut dyn Write, s: &Summary) -> io::Result<()> {
         ));
     }
     let style = if s.errors > 0 { ERROR } else { BOLD };
+    let objects = if s.builtin > 0 {
+        format!("{} ({} built-in)", plural(s.objects, "object", "objects"), s.builtin)
+    } else {
+        plural(s.objects, "object", "objects")
+    };
     writeln!(
         w,
-        "{style}checked {} against {} in {}:{style:#} {line}",
-        plural(s.objects, "object", "objects"),
+        "{style}checked {objects} against {} in {}:{style:#} {line}",
         plural(s.crds, "CRD", "CRDs"),
         plural(s.files, "file", "files"),
     )?;
+    if s.builtin > 0 {
+        writeln!(
+            w,
+            "{DIM}note: built-in objects are decoded as the API server decodes them; their defaulting and validation are not checked yet{DIM:#}"
+        )?;
+    }
     if !s.validated && s.documents > s.skipped {
         writeln!(w, "{DIM}note: values were not validated (--skip-validation){DIM:#}")?;
     }
