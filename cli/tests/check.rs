@@ -212,7 +212,7 @@ metadata: {name: pdb}
 <stdin>:5:1: note: Kubernetes 1.36 does not serve it: policy/v1beta1 PodDisruptionBudget is deprecated in v1.21+, unavailable in v1.25+; use policy/v1 PodDisruptionBudget
 <stdin>:9:1: error: no matches for kind \"HorizontalPodAutoscaler\" in version \"autoscaling/v2beta2\"
 <stdin>:9:1: note: Kubernetes 1.36 has no kind HorizontalPodAutoscaler in autoscaling/v2beta2; it serves autoscaling/v1 HorizontalPodAutoscaler, autoscaling/v2 HorizontalPodAutoscaler
-<stdin>:13:1: ok: PodDisruptionBudget/pdb
+<stdin>:13:1: ok: PodDisruptionBudget/pdb (decoded; validation not checked)
 checked 4 objects (1 built-in) against 0 CRDs in 1 file: 1 ok, 3 with errors, 0 skipped
 note: built-in objects are decoded as the API server decodes them; their defaulting and validation are not checked yet
 "
@@ -303,8 +303,8 @@ metadata: {name: e}
 <stdin>:9:1: note: widgets.example.com serves v1
 <stdin>:13:1: error: no matches for kind \"Widget\" in version \"example.com/v2\"
 <stdin>:13:1: note: widgets.example.com serves v1
-<stdin>:17:1: ok: Deployment/d
-<stdin>:21:1: ok: ConfigMap/e
+<stdin>:17:1: ok: Deployment/d (decoded; validation not checked)
+<stdin>:21:1: ok: ConfigMap/e (decoded; validation not checked)
 checked 6 objects (2 built-in) against 1 CRD in 2 files: 2 ok, 4 with errors, 0 skipped
 note: built-in objects are decoded as the API server decodes them; their defaulting and validation are not checked yet
 "
@@ -1308,7 +1308,7 @@ spec:
         "<stdin>:11:9: error: unknown field \"spec.template.spec.containers[0].imagePullPolice\" (did you mean \"spec.template.spec.containers[0].imagePullPolicy\"?)
   the API server would answer: Deployment in version \"v1\" cannot be handled as a Deployment: strict decoding error: unknown field \"spec.template.spec.containers[0].imagePullPolice\"
 <stdin>:23:11: error: Deployment in version \"v1\" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field ContainerPort.spec.template.spec.containers.ports.containerPort of type int32
-<stdin>:25:1: ok: Service/web
+<stdin>:25:1: ok: Service/web (decoded; validation not checked)
 checked 3 objects (3 built-in) against 0 CRDs in 1 file: 1 ok, 2 with errors, 0 skipped
 note: built-in objects are decoded as the API server decodes them; their defaulting and validation are not checked yet
 "
@@ -1326,6 +1326,7 @@ note: built-in objects are decoded as the API server decodes them; their default
         serde_json::json!([r#"unknown field "spec.template.spec.containers[0].imagePullPolice""#])
     );
     assert_eq!(lines[0]["unknownFields"][0]["line"], 11);
+    assert_eq!(lines[0]["checked"], "decoding");
     assert_eq!(lines[3]["summary"]["builtin"], 3);
     // The release's own types: a field a later release added is unknown to an earlier one.
     let status = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: s}\nstatus: {terminatingReplicas: 1}\n";

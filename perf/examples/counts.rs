@@ -92,7 +92,11 @@ fn check<R: kstruct::decode::Resolve + ?Sized>(target: &R, d: &[u8], opts: &Deco
         return;
     };
     let spec = kstruct::decode::request_by_value(target, d, opts, None).expect("decoded");
-    assert_eq!(out, kstruct::schema::go::marshal_json(&spec.object).into_bytes(), "bytes");
+    assert_eq!(
+        out,
+        kstruct::schema::go::marshal_json(&spec.object).into_bytes(),
+        "bytes"
+    );
     assert_eq!(report.unknown_fields, spec.unknown_fields, "unknown fields");
     assert_eq!(report.warnings, spec.warnings, "warnings");
 }

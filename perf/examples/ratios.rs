@@ -4,7 +4,7 @@
 //! round. The medians over the rounds are printed (criterion measures one benchmark after
 //! another, so a neighbour that slows the machine for a minute skews its ratios).
 //!
-//! `cd perf && cargo run --release --example ratios -- <small|large|corpus> [rounds] [repeat]`
+//! `cd perf && cargo run --release --example ratios -- <small|large|corpus|builtins> [rounds] [repeat]`
 //!
 //! With `repeat`, each document is decoded that many times in a row: what the walk gains where
 //! documents come alike (its plan's data cached, its branches learnt), against
@@ -46,6 +46,9 @@ fn main() {
         return end_to_end(&runner, &file, rounds);
     }
     let rounds: usize = args.next().map_or(31, |r| r.parse().expect("rounds: a number"));
+    if workload == "builtins" {
+        return builtins(rounds);
+    }
     let repeat: usize = args.next().map_or(1, |r| r.parse().expect("repeat: a number"));
     let (docs, crds): (Vec<Vec<u8>>, Vec<std::sync::Arc<RegisteredCrd>>) = match workload.as_str() {
         "corpus" => kstruct_perf::corpus().into_iter().map(|(c, d)| (d, c)).unzip(),
@@ -163,6 +166,93 @@ fn main() {
         let ratio = median(times[spec].iter().zip(&times[walk]).map(|(s, w)| s / w).collect());
         println!(
             "compiled decode to a Value over the interpreter's Value path: {ratio:.2}x (median of per-round ratios)"
+        );
+    }
+}
+
+/// Deployments decoded as the built-in kind (into the Go types) against the same documents
+/// as a custom resource whose schema is the Deployment's (the byte walk), bytes to bytes.
+fn builtins(rounds: usize) {
+    use kstruct::builtin::{BuiltinKinds, Release};
+    let docs = kstruct_perf::builtins::deployments(600);
+    let as_cr: Vec<Vec<u8>> = docs
+        .iter()
+        .map(|d| {
+            let text = String::from_utf8(d.clone()).unwrap();
+            text.replacen(
+                "\"apiVersion\":\"apps/v1\"",
+                "\"apiVersion\":\"perf.example.com/v1\"",
+                1,
+            )
+            .into_bytes()
+        })
+        .collect();
+    let crd = kstruct_perf::builtins::deployment_crd(Release::newest());
+    let kinds = BuiltinKinds::new(Release::newest());
+    let bytes: usize = docs.iter().map(Vec::len).sum();
+    let (ignore, warn) = (options(FieldValidation::Ignore), options(FieldValidation::Warn));
+    let mut passes: Vec<(String, Pass)> = vec![
+        (
+            "serde_json bytes -> Value -> bytes (baseline)".into(),
+            Box::new(|| {
+                for d in &docs {
+                    let v: serde_json::Value = serde_json::from_slice(d).unwrap();
+                    black_box(serde_json::to_vec(&v).unwrap());
+                }
+            }),
+        ),
+        (
+            "sonic-rs parse only (ceiling)".into(),
+            Box::new(|| {
+                for d in &docs {
+                    black_box(sonic_rs::from_slice::<sonic_rs::Value>(d).unwrap());
+                }
+            }),
+        ),
+    ];
+    for (mode, opts) in [("Ignore", &ignore), ("Warn", &warn)] {
+        let (docs, kinds, mut out) = (&docs, &kinds, Vec::new());
+        passes.push((
+            format!("built-in Deployment, typed decode_bytes, {mode}"),
+            Box::new(move || {
+                for d in docs {
+                    out.clear();
+                    black_box(kinds.decode_bytes(d, opts, &mut out).unwrap());
+                }
+            }),
+        ));
+        let (docs, crd, mut out) = (&as_cr, &crd, Vec::new());
+        passes.push((
+            format!("same documents as a custom resource, byte walk, {mode}"),
+            Box::new(move || {
+                for d in docs {
+                    out.clear();
+                    black_box(kstruct::decode::request_bytes(crd, d, opts, None, &mut out).unwrap());
+                }
+            }),
+        ));
+    }
+    let times = rounds_of(&mut passes, rounds);
+    let mib = bytes as f64 / (1024.0 * 1024.0);
+    println!(
+        "builtins: {} Deployments, {:.1} MiB, {rounds} rounds (load average at the end: {})",
+        docs.len(),
+        mib,
+        load_average()
+    );
+    println!("| path | MiB/s (median) | x baseline (median of per-round ratios) | % of sonic-rs |");
+    println!("|---|---|---|---|");
+    for (i, (label, _)) in passes.iter().enumerate() {
+        let speed = mib / median(times[i].clone());
+        let ratio = median(times[0].iter().zip(&times[i]).map(|(b, t)| b / t).collect());
+        let of_sonic = median(times[1].iter().zip(&times[i]).map(|(s, t)| s / t * 100.0).collect());
+        println!("| {label} | {speed:.0} | {ratio:.2} | {of_sonic:.0}% |");
+    }
+    for (typed, cr) in [(2, 3), (4, 5)] {
+        let ratio = median(times[cr].iter().zip(&times[typed]).map(|(c, t)| c / t).collect());
+        println!(
+            "{} over {}: {ratio:.2}x (median of per-round ratios)",
+            passes[typed].0, passes[cr].0
         );
     }
 }

@@ -1,5 +1,6 @@
 //! The compiled workload CRD and its data, for `benches/decode.rs`.
 
+pub mod builtins;
 pub mod hand;
 
 /// The code `build.rs` compiled from the workload's CRD.

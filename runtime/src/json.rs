@@ -74,6 +74,105 @@ pub fn decode(input: &[u8]) -> Result<DecodedJson, JsonError> {
     }
 }
 
+/// Checks that `input` is exactly one JSON value, as Go's `checkValid` does before a typed
+/// decoder runs (the same syntax and depth errors as [`decode`], without building the value;
+/// numbers beyond `f64` are no syntax error: the typed decoder refuses them per field), and
+/// reads what the TypeMeta pre-parse reads: the top-level keys that fold to `kind` or
+/// `apiVersion`, in document order, with each value's JSON kind and its text when a string;
+/// `Ok(Err(kind))` with the root's JSON kind when the root is not an object (or `null`).
+#[allow(clippy::type_complexity)]
+pub(crate) fn check_syntax(
+    input: &[u8],
+) -> Result<Result<Vec<(String, &'static str, Option<String>)>, &'static str>, JsonError> {
+    let mut stream = Stream::new(input);
+    stream.top_keys = Some(Vec::new());
+    if !stream.skip()? {
+        return Err(stream.error_at(stream.pos, "unexpected end of JSON input"));
+    }
+    stream.skip_ws();
+    if stream.pos < input.len() {
+        return Err(stream.error_at(
+            stream.pos,
+            &format!(
+                "invalid character {} after top-level value",
+                describe(input, stream.pos)
+            ),
+        ));
+    }
+    let root = input
+        .iter()
+        .copied()
+        .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
+    match root {
+        Some(b'{' | b'n') => {}
+        Some(b'[') => return Ok(Err("array")),
+        Some(b'"') => return Ok(Err("string")),
+        Some(b't' | b'f') => return Ok(Err("bool")),
+        _ => return Ok(Err("number")),
+    }
+    let keys = stream.top_keys.take().unwrap_or_default();
+    Ok(Ok(keys
+        .into_iter()
+        .map(|(key, at)| {
+            let (kind, text) = match input.get(at) {
+                Some(b'"') => ("string", string_at(input, at).ok().map(|(s, _)| s)),
+                Some(b'{') => ("object", None),
+                Some(b'[') => ("array", None),
+                Some(b't' | b'f') => ("bool", None),
+                Some(b'n') => ("null", None),
+                _ => ("number", None),
+            };
+            (key, kind, text)
+        })
+        .collect()))
+}
+
+/// The end of the value that starts at `at` (after any white space) in `input`, which
+/// [`check_syntax`] accepted.
+pub(crate) fn skip_valid(input: &[u8], mut at: usize) -> usize {
+    let mut depth = 0usize;
+    loop {
+        match input.get(at) {
+            None => return at,
+            Some(b'"') => {
+                at += 1;
+                while let Some(&c) = input.get(at) {
+                    at += match c {
+                        b'\\' => 2,
+                        b'"' => break,
+                        _ => 1,
+                    };
+                }
+                at += 1;
+            }
+            Some(b'{' | b'[') => {
+                depth += 1;
+                at += 1;
+                continue;
+            }
+            Some(b'}' | b']') => {
+                depth = depth.saturating_sub(1);
+                at += 1;
+            }
+            Some(b',' | b':' | b' ' | b'\t' | b'\n' | b'\r') => {
+                at += 1;
+                continue;
+            }
+            Some(_) => {
+                while let Some(&c) = input.get(at) {
+                    if matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
+                        break;
+                    }
+                    at += 1;
+                }
+            }
+        }
+        if depth == 0 {
+            return at.min(input.len());
+        }
+    }
+}
+
 /// A request body as the API server's decoders see it: the value, plus what Go notices in
 /// separate passes over the same bytes.
 pub(crate) struct Body {
@@ -124,6 +223,9 @@ pub struct Stream<'a> {
     range_error: Option<JsonError>,
     record_type_meta: bool,
     type_meta: Vec<(String, &'static str, Option<String>)>,
+    /// While skipping: top-level keys that fold to `kind` or `apiVersion`, with where their
+    /// values start.
+    top_keys: Option<Vec<(String, usize)>>,
 }
 
 /// A container being built.
@@ -145,6 +247,7 @@ impl<'a> Stream<'a> {
             range_error: None,
             record_type_meta: false,
             type_meta: Vec::new(),
+            top_keys: None,
         }
     }
 
@@ -224,6 +327,23 @@ impl<'a> Stream<'a> {
         }
     }
 
+    /// A key, passed over; a top-level key (`top`) that folds to `kind` or `apiVersion` is
+    /// noted with where its value starts, when [`top_keys`](Self::top_keys) is kept.
+    fn skip_key_at(&mut self, top: bool) -> Result<(), JsonError> {
+        if !(top && self.top_keys.is_some()) {
+            return self.skip_key();
+        }
+        let key = self.key()?;
+        if folds_to_type_meta(&key) {
+            self.skip_ws();
+            let at = self.pos;
+            if let Some(keys) = &mut self.top_keys {
+                keys.push((key, at));
+            }
+        }
+        Ok(())
+    }
+
     fn skip(&mut self) -> Result<bool, JsonError> {
         if self.at_end() {
             return Ok(false);
@@ -250,13 +370,13 @@ impl<'a> Stream<'a> {
                         stack.push(false);
                         continue;
                     } else {
-                        self.key()?;
+                        self.skip_key_at(stack.is_empty())?;
                         stack.push(true);
                         continue;
                     }
                 }
                 b'"' => {
-                    self.string()?;
+                    self.skip_string()?;
                     true
                 }
                 b't' => {
@@ -290,7 +410,7 @@ impl<'a> Stream<'a> {
                     (true, Some(b',')) => {
                         self.pos += 1;
                         self.skip_ws();
-                        self.key()?;
+                        self.skip_key_at(stack.len() == 1)?;
                     }
                     (false, Some(b']')) | (true, Some(b'}')) => {
                         self.pos += 1;
@@ -427,6 +547,15 @@ impl<'a> Stream<'a> {
 
     /// Reads `"key"` and the `:` after it.
     fn key(&mut self) -> Result<String, JsonError> {
+        self.key_with(Self::string)
+    }
+
+    /// [`key`](Self::key) without building the key (for [`skip`](Self::skip)).
+    fn skip_key(&mut self) -> Result<(), JsonError> {
+        self.key_with(Self::skip_string)
+    }
+
+    fn key_with<T>(&mut self, read: fn(&mut Self) -> Result<T, JsonError>) -> Result<T, JsonError> {
         match self.input.get(self.pos) {
             Some(b'"') => {}
             Some(_) => {
@@ -440,7 +569,7 @@ impl<'a> Stream<'a> {
             }
             None => return Err(self.error_at(self.pos, "unexpected end of JSON input")),
         }
-        let key = self.string()?;
+        let key = read(self)?;
         self.skip_ws();
         match self.input.get(self.pos) {
             Some(b':') => {
@@ -549,20 +678,22 @@ impl<'a> Stream<'a> {
     }
 
     /// A string literal; invalid UTF-8 and unpaired surrogates become U+FFFD, as in Go.
+    /// Steps over a string as [`string`](Self::string) reads it (the same errors), without
+    /// building it unless it has escapes or control characters.
+    fn skip_string(&mut self) -> Result<(), JsonError> {
+        let b = self.input;
+        let mut i = self.pos + 1;
+        while i < b.len() && !STRING_STOP[b[i] as usize] {
+            i += 1;
+        }
+        if i < b.len() && b[i] == b'"' {
+            self.pos = i + 1;
+            return Ok(());
+        }
+        self.string().map(drop)
+    }
+
     fn string(&mut self) -> Result<String, JsonError> {
-        /// Bytes that end a string's fast path: the closing quote, an escape, a control
-        /// character.
-        static STRING_STOP: [bool; 256] = {
-            let mut t = [false; 256];
-            let mut b = 0;
-            while b < 0x20 {
-                t[b] = true;
-                b += 1;
-            }
-            t[b'"' as usize] = true;
-            t[b'\\' as usize] = true;
-            t
-        };
         let b = self.input;
         let start = self.pos;
         self.pos += 1;
@@ -677,6 +808,19 @@ impl<'a> Stream<'a> {
         Ok(v)
     }
 }
+
+/// Bytes that end a string's fast path: the closing quote, an escape, a control character.
+static STRING_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
 
 /// The value of a hexadecimal digit of a `\u` escape.
 fn hex_digit(c: u8) -> Option<u32> {

@@ -42,14 +42,16 @@
 //! );
 //! ```
 
+mod plan;
 mod special;
 mod typed;
+mod typed_bytes;
 
 use serde_json::Value;
 
-pub use kstruct_builtins::{Catalog, KindFacts, Release};
+pub use kstruct_builtins::{Catalog, Field, GoType, KindFacts, Lifecycle, Release, TypeDef, TypeShape};
 
-use crate::decode::{DecodeOptions, Decoded, Gvk, read_typed, with_endpoint_defaults};
+use crate::decode::{DecodeOptions, DecodeReport, Decoded, Gvk, read_typed, with_endpoint_defaults};
 use crate::error::{Error, Rejection};
 use crate::format::FieldValidation;
 use crate::gvk::GroupVersionKind;
@@ -189,6 +191,43 @@ impl BuiltinKinds {
         self.decode_at(None, body, options)
     }
 
+    /// [`decode`](Self::decode), with the decoded object appended to `out` as the API server
+    /// encodes it (struct fields in the Go types' order, map keys sorted); on error nothing
+    /// is appended. The body is decoded straight to bytes, without building the object.
+    ///
+    /// # Errors
+    /// As [`decode`](Self::decode).
+    pub fn decode_bytes(&self, body: &[u8], options: &DecodeOptions, out: &mut Vec<u8>) -> Result<DecodeReport, Error> {
+        self.decode_bytes_at(None, body, options, out)
+    }
+
+    /// [`decode_bytes`](Self::decode_bytes) of a body sent to the collection of `endpoint`
+    /// (see [`decode_at`](Self::decode_at)).
+    ///
+    /// # Errors
+    /// As [`decode_at`](Self::decode_at).
+    pub fn decode_bytes_at(
+        &self,
+        endpoint: Option<&GroupVersionKind>,
+        body: &[u8],
+        options: &DecodeOptions,
+        out: &mut Vec<u8>,
+    ) -> Result<DecodeReport, Error> {
+        let mark = out.len();
+        let decoded = self.run(endpoint, body, options, Some(out));
+        match decoded {
+            Ok(d) => Ok(DecodeReport {
+                warnings: d.warnings,
+                unknown_fields: d.unknown_fields,
+                duplicate_fields: d.duplicate_fields,
+            }),
+            Err(e) => {
+                out.truncate(mark);
+                Err(e)
+            }
+        }
+    }
+
     /// [`decode`](Self::decode) of a body sent to the collection of `endpoint`: a body that
     /// names no apiVersion or kind takes the endpoint's, as the server's decoder fills them in.
     ///
@@ -200,6 +239,17 @@ impl BuiltinKinds {
         endpoint: Option<&GroupVersionKind>,
         body: &[u8],
         options: &DecodeOptions,
+    ) -> Result<Decoded, Error> {
+        self.run(endpoint, body, options, None)
+    }
+
+    /// Decodes `body`: into a value, or (`out`) straight to bytes.
+    fn run(
+        &self,
+        endpoint: Option<&GroupVersionKind>,
+        body: &[u8],
+        options: &DecodeOptions,
+        out: Option<&mut Vec<u8>>,
     ) -> Result<Decoded, Error> {
         if let Some(limit) = options.max_body_size
             && body.len() > limit
@@ -249,7 +299,37 @@ impl BuiltinKinds {
         };
         let into = into.unwrap_or(&kind);
         let strict = options.field_validation != FieldValidation::Ignore;
-        let outcome = typed::Walker::new(&typed.json, self.catalog, self.embedded_names(), strict).decode(root);
+        let json = if typed.json.is_empty() { body } else { &typed.json };
+        let plan = plan::of(self.catalog);
+        let root = plan.root(root);
+        let api_version = group_version(&group, &version);
+        let walker = || typed::Walker::new(json, plan, self.embedded_names(), strict);
+        let mut written = None;
+        let outcome = match out {
+            None => walker().decode(root),
+            Some(out) => {
+                let mark = out.len();
+                let outcome = match walker().decode_to(root, (&api_version, &kind), out) {
+                    Ok(outcome) => outcome,
+                    Err(_) => {
+                        // A repeated key: by the value, then written as the byte walk writes.
+                        let mut outcome = walker().decode(root);
+                        if outcome.error.is_none() {
+                            set_type_meta(&mut outcome.value, &api_version, &kind);
+                            plan.write(root, &outcome.value, out);
+                        }
+                        outcome
+                    }
+                };
+                written = Some((out, mark));
+                outcome
+            }
+        };
+        let unwrite = |written: Option<(&mut Vec<u8>, usize)>| {
+            if let Some((out, mark)) = written {
+                out.truncate(mark);
+            }
+        };
         let refuse = |cause: String, strict_errors: Vec<String>, field: Option<String>| {
             Error::Rejected(Box::new(Rejection {
                 message: messages::rejection(Some((&kind, &version)), Some(into), &cause, body),
@@ -262,6 +342,7 @@ impl BuiltinKinds {
             }))
         };
         if let Some(e) = outcome.error {
+            unwrite(written);
             return Err(refuse(e.message, Vec::new(), Some(e.path)));
         }
         let mut errors: Vec<String> = Vec::new();
@@ -270,6 +351,7 @@ impl BuiltinKinds {
             errors.extend(outcome.strict.iter().map(typed::StrictError::text));
         }
         if options.field_validation == FieldValidation::Strict && !errors.is_empty() {
+            unwrite(written);
             let cause = messages::strict_decoding_error(&errors);
             return Err(refuse(cause, errors, None));
         }
@@ -279,10 +361,8 @@ impl BuiltinKinds {
             Vec::new()
         };
         let mut object = outcome.value;
-        if let Value::Object(m) = &mut object {
-            // The encoder writes the kind the object was decoded as.
-            m.insert("apiVersion".into(), Value::String(group_version(&group, &version)));
-            m.insert("kind".into(), Value::String(kind.clone()));
+        if written.is_none() {
+            set_type_meta(&mut object, &api_version, &kind);
         }
         let (unknown, duplicate): (Vec<_>, Vec<_>) = outcome.strict.into_iter().partition(|e| e.unknown);
         Ok(Decoded {
@@ -297,6 +377,14 @@ impl BuiltinKinds {
     /// decoder of 1.35 and later (synced with Go 1.24's `encoding/json`).
     fn embedded_names(&self) -> bool {
         self.release() >= "1.35".parse().unwrap_or_else(|_| Release::newest())
+    }
+}
+
+/// The encoder writes the kind the object was decoded as.
+fn set_type_meta(object: &mut Value, api_version: &str, kind: &str) {
+    if let Value::Object(m) = object {
+        m.insert("apiVersion".into(), Value::String(api_version.to_owned()));
+        m.insert("kind".into(), Value::String(kind.to_owned()));
     }
 }
 

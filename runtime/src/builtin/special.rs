@@ -8,8 +8,24 @@
 
 use serde_json::{Number, Value};
 
+use super::plan::Target;
 use crate::json;
 use crate::objectmeta::Time;
+
+/// A type's own `UnmarshalJSON`: the value's JSON text to the value as it encodes.
+pub(crate) type Decoder = fn(&[u8]) -> Result<Value, SpecialError>;
+
+/// The `UnmarshalJSON` of a type that decodes itself.
+pub(crate) fn decoder(target: &Target) -> Option<Decoder> {
+    match target {
+        Target::Quantity => Some(quantity),
+        Target::Time => Some(|raw| time(raw, false)),
+        Target::MicroTime => Some(|raw| time(raw, true)),
+        Target::IntOrString => Some(int_or_string),
+        Target::Raw => Some(|raw| Ok(self::raw(raw))),
+        _ => None,
+    }
+}
 
 /// What a type's own `UnmarshalJSON` returns when it refuses a value.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -399,3 +399,142 @@ fn bodies_of_other_kinds_and_endpoints() {
         r.message
     );
 }
+
+/// Decodes `body` both ways: the byte walk's bytes must be the value path's object as the
+/// encoder writes it, byte for byte, and the answers the same.
+fn both_ways(kinds: &BuiltinKinds, body: &[u8], options: &DecodeOptions) -> Result<Decoded, Error> {
+    let by_value = kinds.decode(body, options);
+    let mut out = b"prefix".to_vec();
+    let by_bytes = kinds.decode_bytes(body, options, &mut out);
+    match (&by_value, &by_bytes) {
+        (Ok(v), Ok(r)) => {
+            assert_eq!(r.warnings, v.warnings);
+            assert_eq!(r.unknown_fields, v.unknown_fields);
+            assert_eq!(r.duplicate_fields, v.duplicate_fields);
+            let plan = plan::of(*kinds.catalog());
+            let kind = v.object["kind"].as_str().unwrap();
+            let (group, version) = crate::parse_group_version(v.object["apiVersion"].as_str().unwrap()).unwrap();
+            let facts = kinds.kind(group, version, kind).unwrap();
+            let root = plan.root(kinds.catalog().type_def(facts.type_name()).unwrap());
+            let mut spec = b"prefix".to_vec();
+            plan.write(root, &v.object, &mut spec);
+            assert_eq!(
+                String::from_utf8_lossy(&out),
+                String::from_utf8_lossy(&spec),
+                "{}",
+                String::from_utf8_lossy(body)
+            );
+            let parsed: Value = serde_json::from_slice(&out[6..]).unwrap();
+            assert_eq!(parsed, v.object);
+        }
+        (Err(a), Err(b)) => {
+            assert_eq!(a.to_string(), b.to_string());
+            assert_eq!(out, b"prefix");
+        }
+        _ => panic!("{by_value:?} against {by_bytes:?}"),
+    }
+    by_value
+}
+
+#[test]
+fn bytes_are_the_value_as_the_encoder_writes_it() {
+    let kinds = kinds();
+    let bodies = [
+        INVALID_JSON.to_owned(),
+        deployment(r#"{"replicas": 2, "strategy": {"rollingUpdate": {"maxSurge": "25%"}}}"#),
+        deployment(r#"{"replicas": "2"}"#),
+        pod_spec(r#"{"containers": [{"name": "a", "image": "x<y>&z", "resources": {"limits": {"cpu": "0.5"}}}]}"#),
+        r#"{"apiVersion": "v1", "kind": "Secret", "data": {"b": "aGk=", "a": "aGVsbG8="}, "stringData": {"x": "é"}}"#.to_owned(),
+        r#"{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"labels": {"z": "1", "a": "2"}}, "binaryData": {"k": "AAEC"}}"#.to_owned(),
+        r#"{"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "spec": {"renewTime": "2020-01-01T10:00:00.123456Z", "leaseDurationSeconds": 15}}"#.to_owned(),
+        r#"{"apiVersion": "apps/v1", "kind": "ControllerRevision", "data": {"z": [1, {"b": 2, "a": 1}]}, "revision": 3}"#.to_owned(),
+        r#"{"apiVersion": "v1", "kind": "Service", "spec": {"ports": [{"port": 80, "port": 81}]}}"#.to_owned(),
+        r#"{"apiVersion": "v1", "kind": "ConfigMap", "data": {"a": "1", "a": "2"}}"#.to_owned(),
+        r#"{"apiVersion": "v1", "kind": "Pod", "metadata": {"creationTimestamp": "2020-01-01T00:00:00Z"}, "spec": null}"#.to_owned(),
+    ];
+    for body in &bodies {
+        for mode in [FieldValidation::Strict, FieldValidation::Warn, FieldValidation::Ignore] {
+            let _ = both_ways(&kinds, body.as_bytes(), &options(mode));
+        }
+    }
+    // Go's order: TypeMeta, metadata, spec, status; within each, the Go fields' order.
+    let mut out = Vec::new();
+    kinds
+        .decode_bytes(
+            br#"{"spec": {"ports": [{"targetPort": 8080, "port": 80}]}, "kind": "Service", "apiVersion": "v1", "metadata": {"name": "s"}}"#,
+            &DecodeOptions::default(),
+            &mut out,
+        )
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        r#"{"kind":"Service","apiVersion":"v1","metadata":{"name":"s"},"spec":{"ports":[{"port":80,"targetPort":8080}]},"status":{"loadBalancer":{}}}"#
+    );
+}
+
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A Deployment-like JSON body with some keys misspelt, repeated or of the wrong type.
+    fn bodies() -> impl Strategy<Value = String> {
+        let key = prop::sample::select(vec![
+            "replicas",
+            "replicaz",
+            "paused",
+            "Replicas",
+            "selector",
+            "minReadySeconds",
+            "x",
+        ]);
+        let scalar = prop::sample::select(vec!["1", "\"1\"", "true", "null", "1.5", "{}", "[]", "3000000000"]);
+        let spec = prop::collection::vec((key, scalar), 0..6).prop_map(|fields| {
+            let body: Vec<String> = fields.iter().map(|(k, v)| format!("\"{k}\": {v}")).collect();
+            body.join(", ")
+        });
+        let container_key = prop::sample::select(vec!["name", "image", "imagePullPolice", "imagePullPolicy", "ports"]);
+        let container_value = prop::sample::select(vec!["\"a\"", "1", "[{\"containerPort\": 80}]", "null"]);
+        let container = prop::collection::vec((container_key, container_value), 0..5).prop_map(|fields| {
+            let body: Vec<String> = fields.iter().map(|(k, v)| format!("\"{k}\": {v}")).collect();
+            format!("{{{}}}", body.join(", "))
+        });
+        (spec, prop::collection::vec(container, 0..3)).prop_map(|(spec, containers)| {
+            let comma = if spec.is_empty() { "" } else { ", " };
+            format!(
+                r#"{{"apiVersion": "apps/v1", "kind": "Deployment", "spec": {{{spec}{comma}"template": {{"spec": {{"containers": [{}]}}}}}}}}"#,
+                containers.join(", ")
+            )
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+        /// Strict, Warn and Ignore agree: Strict refuses exactly what Warn warns about, with the
+        /// same texts, Ignore accepts it silently; a type error is the same in all three; the
+        /// byte walk answers as the value path.
+        #[test]
+        fn modes_agree(body in bodies()) {
+            let kinds = kinds();
+            let strict = both_ways(&kinds, body.as_bytes(), &options(FieldValidation::Strict));
+            let warn = both_ways(&kinds, body.as_bytes(), &options(FieldValidation::Warn));
+            let ignore = both_ways(&kinds, body.as_bytes(), &options(FieldValidation::Ignore));
+            match (&strict, &warn, &ignore) {
+                (Ok(s), Ok(w), Ok(i)) => {
+                    prop_assert!(s.warnings.is_empty() && w.warnings.is_empty() && i.warnings.is_empty());
+                }
+                (Err(Error::Rejected(s)), Ok(w), Ok(i)) => {
+                    prop_assert_eq!(&s.strict_errors, &w.warnings.to_vec());
+                    prop_assert!(i.warnings.is_empty());
+                    prop_assert_eq!(&w.object, &i.object);
+                }
+                (Err(s), Err(w), Err(i)) => {
+                    prop_assert_eq!(s.to_string(), w.to_string());
+                    prop_assert_eq!(w.to_string(), i.to_string());
+                }
+                other => prop_assert!(false, "{:?}", other),
+            }
+        }
+    }
+}

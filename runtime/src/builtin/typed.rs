@@ -22,12 +22,11 @@
 //! The input was checked for syntax (and depth) before; nothing here recurses without
 //! growing the stack on demand.
 
-use std::collections::{HashMap, HashSet};
-use std::rc::Rc;
+use std::collections::HashSet;
 
-use kstruct_builtins::{Catalog, GoType, TypeDef, TypeShape};
 use serde_json::{Map, Value};
 
+use super::plan::{Flat, Plan, Target, TypeId};
 use super::special::{self, SpecialError};
 use crate::json;
 
@@ -72,76 +71,39 @@ pub(crate) struct Outcome {
     pub error: Option<Failed>,
 }
 
-/// How the decoder treats one Go type.
-#[derive(Debug, Clone, Copy)]
-enum Target {
-    Bool,
-    String,
-    Int(u32),
-    Uint(u32),
-    Float(u32),
-    /// `[]byte`: base64 in a JSON string.
-    Bytes,
-    Slice(&'static GoType),
-    Map(&'static GoType, &'static GoType),
-    /// A struct and its name as `reflect.Type.Name()` gives it.
-    Struct(&'static TypeDef, &'static str),
-    Interface,
-    Quantity,
-    Time,
-    MicroTime,
-    IntOrString,
-    /// A type that decodes itself into raw bytes (`RawExtension`, `FieldsV1`, `JSON`).
-    Raw,
-}
-
-/// A resolved type and its name as `reflect.Type.String()` prints it.
-#[derive(Debug, Clone)]
-struct Resolved {
-    target: Target,
-    name: Rc<str>,
-}
-
-/// A struct field as the decoder sees it after Go's embedding rules.
-#[derive(Debug)]
-struct Flat {
-    json: &'static str,
-    go_type: &'static GoType,
-    omitempty: bool,
-    omitzero: bool,
-    /// The Go names of the embedded structs the field is promoted through.
-    via: Vec<&'static str>,
-}
-
 const MAX_STRICT_ERRORS: usize = 100;
 
 /// One decoding pass.
 pub(crate) struct Walker<'a> {
-    input: &'a [u8],
-    pos: usize,
-    catalog: Catalog,
+    pub(super) input: &'a [u8],
+    /// The input as text, when it is valid UTF-8 (keys are then borrowed from it).
+    text: Option<&'a str>,
+    pub(super) pos: usize,
+    pub(super) plan: &'static Plan,
     /// Type-error paths name the embedded structs a promoted field passes through (the
     /// decoder of Kubernetes 1.35 and later, synced with Go 1.24's `encoding/json`).
-    embedded_names: bool,
-    strict: bool,
-    path: String,
-    strict_errors: Vec<StrictError>,
-    seen: HashSet<StrictError>,
-    ctx_struct: Option<&'static str>,
-    ctx_fields: Vec<&'static str>,
-    saved: Option<Failed>,
-    layouts: HashMap<&'static str, Rc<[Flat]>>,
-    resolved: HashMap<*const GoType, Resolved>,
-    zeros: HashMap<&'static str, Value>,
+    pub(super) embedded_names: bool,
+    pub(super) strict: bool,
+    pub(super) path: String,
+    pub(super) strict_errors: Vec<StrictError>,
+    pub(super) seen: HashSet<StrictError>,
+    pub(super) ctx_struct: Option<&'static str>,
+    pub(super) ctx_fields: Vec<&'static str>,
+    pub(super) saved: Option<Failed>,
+    /// Buffers for the byte walk's structs and maps, one per open level, reused.
+    pub(super) bufs: Vec<Vec<u8>>,
+    /// The byte walk's lists of struct fields decoded, one per open struct, reused.
+    pub(super) slots: Vec<Vec<(usize, usize, usize)>>,
 }
 
 impl<'a> Walker<'a> {
     /// A pass over `input` (valid JSON), collecting strict errors when `strict`.
-    pub(crate) fn new(input: &'a [u8], catalog: Catalog, embedded_names: bool, strict: bool) -> Walker<'a> {
+    pub(crate) fn new(input: &'a [u8], plan: &'static Plan, embedded_names: bool, strict: bool) -> Walker<'a> {
         Walker {
             input,
+            text: std::str::from_utf8(input).ok(),
             pos: 0,
-            catalog,
+            plan,
             embedded_names,
             strict,
             path: String::new(),
@@ -150,22 +112,16 @@ impl<'a> Walker<'a> {
             ctx_struct: None,
             ctx_fields: Vec::new(),
             saved: None,
-            layouts: HashMap::new(),
-            resolved: HashMap::new(),
-            zeros: HashMap::new(),
+            bufs: Vec::new(),
+            slots: Vec::new(),
         }
     }
 
-    /// Decodes the input into the struct `root`.
-    pub(crate) fn decode(mut self, root: &'static TypeDef) -> Outcome {
-        let name = base_name(root.name());
+    /// Decodes the input into the struct type `root`.
+    pub(crate) fn decode(mut self, root: TypeId) -> Outcome {
         self.ws();
         let result = match self.peek() {
-            b'{' => self.strukt(root, name, None),
-            b'n' => {
-                self.literal();
-                Ok(self.zero_struct(root))
-            }
+            b'{' | b'n' => self.value(root, None),
             c => {
                 // The pre-parse refused any other root before; keep Go's answer anyway.
                 let kind = match c {
@@ -174,8 +130,7 @@ impl<'a> Walker<'a> {
                     b't' | b'f' => "bool",
                     _ => "number",
                 };
-                let e = self.type_error(kind, &GoType::Named(root.name().to_owned()).go_name());
-                Err(e)
+                Err(self.type_error(kind, &self.plan.node(root).name))
             }
         };
         match result {
@@ -192,18 +147,18 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn ws(&mut self) {
+    pub(super) fn ws(&mut self) {
         while matches!(self.input.get(self.pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
             self.pos += 1;
         }
     }
 
-    fn peek(&self) -> u8 {
+    pub(super) fn peek(&self) -> u8 {
         self.input.get(self.pos).copied().unwrap_or(0)
     }
 
     /// Steps over `c` (and the white space before it) when it is next.
-    fn eat(&mut self, c: u8) -> bool {
+    pub(super) fn eat(&mut self, c: u8) -> bool {
         self.ws();
         if self.peek() == c {
             self.pos += 1;
@@ -213,7 +168,7 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn string(&mut self) -> String {
+    pub(super) fn string(&mut self) -> String {
         match json::string_at(self.input, self.pos) {
             Ok((s, end)) => {
                 self.pos = end;
@@ -226,8 +181,27 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// An object key: borrowed from the input when it has no escapes and is ASCII (the common
+    /// case), decoded otherwise.
+    pub(super) fn key(&mut self) -> std::borrow::Cow<'a, str> {
+        let start = self.pos + 1;
+        if let Some(text) = self.text {
+            let end = self.input[start..]
+                .iter()
+                .position(|&c| c == b'"' || c == b'\\')
+                .map_or(self.input.len(), |n| start + n);
+            if self.input.get(end) == Some(&b'"')
+                && let Some(key) = text.get(start..end)
+            {
+                self.pos = end + 1;
+                return std::borrow::Cow::Borrowed(key);
+            }
+        }
+        std::borrow::Cow::Owned(self.string())
+    }
+
     /// A number, `true`, `false` or `null`.
-    fn literal(&mut self) -> &'a [u8] {
+    pub(super) fn literal(&mut self) -> &'a [u8] {
         let start = self.pos;
         while let Some(&c) = self.input.get(self.pos) {
             if matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
@@ -239,62 +213,27 @@ impl<'a> Walker<'a> {
     }
 
     /// Steps over one value; its text.
-    fn skip(&mut self) -> &'a [u8] {
+    pub(super) fn skip(&mut self) -> &'a [u8] {
         self.ws();
         let start = self.pos;
-        let mut depth = 0usize;
-        loop {
-            match self.peek() {
-                b'"' => {
-                    let mut i = self.pos + 1;
-                    while let Some(&c) = self.input.get(i) {
-                        i += match c {
-                            b'\\' => 2,
-                            b'"' => break,
-                            _ => 1,
-                        };
-                    }
-                    self.pos = (i + 1).min(self.input.len());
-                }
-                b'{' | b'[' => {
-                    depth += 1;
-                    self.pos += 1;
-                    continue;
-                }
-                b'}' | b']' => {
-                    depth = depth.saturating_sub(1);
-                    self.pos += 1;
-                }
-                b',' | b':' | b' ' | b'\t' | b'\n' | b'\r' => {
-                    self.pos += 1;
-                    continue;
-                }
-                0 if self.pos >= self.input.len() => break,
-                _ => {
-                    self.literal();
-                }
-            }
-            if depth == 0 {
-                break;
-            }
-        }
+        self.pos = json::skip_valid(self.input, self.pos);
         &self.input[start..self.pos]
     }
 
-    fn push_key(&mut self, key: &str) {
+    pub(super) fn push_key(&mut self, key: &str) {
         if !self.path.is_empty() {
             self.path.push('.');
         }
         self.path.push_str(key);
     }
 
-    fn push_index(&mut self, i: usize) {
+    pub(super) fn push_index(&mut self, i: usize) {
         self.path.push('[');
-        self.path.push_str(&i.to_string());
+        json::push_decimal(&mut self.path, i);
         self.path.push(']');
     }
 
-    fn strict_error(&mut self, unknown: bool, key: &str) {
+    pub(super) fn strict_error(&mut self, unknown: bool, key: &str) {
         if self.strict_errors.len() >= MAX_STRICT_ERRORS {
             return;
         }
@@ -310,7 +249,7 @@ impl<'a> Walker<'a> {
     }
 
     /// Go's `UnmarshalTypeError` with the decoder's context.
-    fn type_error(&self, value: &str, go_type: &str) -> Failed {
+    pub(super) fn type_error(&self, value: &str, go_type: &str) -> Failed {
         let message = if self.ctx_struct.is_some() || !self.ctx_fields.is_empty() {
             format!(
                 "json: cannot unmarshal {value} into Go struct field {}.{} of type {go_type}",
@@ -326,201 +265,89 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn save(&mut self, e: Failed) {
+    pub(super) fn save(&mut self, e: Failed) {
         if self.saved.is_none() {
             self.saved = Some(e);
         }
     }
 
-    fn resolve(&mut self, t: &'static GoType) -> Resolved {
-        let key = t as *const GoType;
-        if let Some(r) = self.resolved.get(&key) {
-            return r.clone();
-        }
-        let r = self.resolve_uncached(t);
-        self.resolved.insert(key, r.clone());
-        r
-    }
-
-    fn resolve_uncached(&mut self, t: &'static GoType) -> Resolved {
-        let name: Rc<str> = Rc::from(t.go_name());
-        let target = match t {
-            GoType::Builtin(b) => builtin_target(b),
-            GoType::Pointer(inner) => return self.resolve(inner),
-            GoType::Slice(inner) | GoType::Array(inner) => match **inner {
-                GoType::Builtin("byte" | "uint8") => Target::Bytes,
-                _ => Target::Slice(inner),
-            },
-            GoType::Map(k, v) => Target::Map(k, v),
-            GoType::Interface => Target::Interface,
-            GoType::Named(n) => match self.catalog.type_def(n) {
-                None => Target::Raw,
-                Some(def) if def.decodes_itself() => match n.as_str() {
-                    "resource.Quantity" => Target::Quantity,
-                    "meta/v1.Time" => Target::Time,
-                    "meta/v1.MicroTime" => Target::MicroTime,
-                    "intstr.IntOrString" => Target::IntOrString,
-                    _ => Target::Raw,
-                },
-                Some(def) => match def.shape() {
-                    TypeShape::Struct(_) => Target::Struct(def, base_name(def.name())),
-                    TypeShape::Named(inner) => {
-                        // A defined type over another: the other's behaviour under this name
-                        // (a defined struct type is a struct of this name).
-                        match self.resolve(inner).target {
-                            Target::Struct(d, _) => Target::Struct(d, base_name(def.name())),
-                            other => other,
-                        }
-                    }
-                    TypeShape::Alias(inner) => return self.resolve(inner),
-                },
-            },
-        };
-        Resolved { target, name }
-    }
-
-    /// The fields of `def` as the decoder matches keys to them.
-    fn layout(&mut self, def: &'static TypeDef) -> Rc<[Flat]> {
-        if let Some(l) = self.layouts.get(def.name()) {
-            return l.clone();
-        }
-        let mut all: Vec<Flat> = Vec::new();
-        self.flatten(def, &mut Vec::new(), &mut all, 0);
-        // Go's dominant field: the shallowest of a name wins; two at that depth hide each other.
-        let mut keep: Vec<Flat> = Vec::new();
-        for f in all {
-            match keep.iter().position(|k| k.json == f.json) {
-                None => keep.push(f),
-                Some(i) if keep[i].via.len() > f.via.len() => keep[i] = f,
-                Some(i) if keep[i].via.len() == f.via.len() => {
-                    keep[i].json = "";
-                }
-                Some(_) => {}
-            }
-        }
-        keep.retain(|f| !f.json.is_empty());
-        let l: Rc<[Flat]> = keep.into();
-        self.layouts.insert(def.name(), l.clone());
-        l
-    }
-
-    fn flatten(&self, def: &'static TypeDef, via: &mut Vec<&'static str>, out: &mut Vec<Flat>, depth: usize) {
-        for f in def.fields() {
-            match f.json_name() {
-                Some(json) => out.push(Flat {
-                    json,
-                    go_type: f.go_type(),
-                    omitempty: f.omitempty(),
-                    omitzero: f.omitzero(),
-                    via: via.clone(),
-                }),
-                None => {
-                    if let Some(inner) = self.struct_of(f.go_type())
-                        && depth < 16
-                    {
-                        via.push(f.go_name());
-                        self.flatten(inner, via, out, depth + 1);
-                        via.pop();
-                    }
-                }
-            }
-        }
-    }
-
-    fn struct_of(&self, t: &'static GoType) -> Option<&'static TypeDef> {
-        match t {
-            GoType::Pointer(inner) => self.struct_of(inner),
-            GoType::Named(n) => {
-                let def = self.catalog.type_def(n)?;
-                match def.shape() {
-                    TypeShape::Struct(_) => Some(def),
-                    TypeShape::Named(inner) | TypeShape::Alias(inner) => self.struct_of(inner),
-                }
-            }
-            _ => None,
-        }
-    }
-
     /// Decodes the next value into a Go value of type `t` that holds `into` (its earlier
     /// value, for a repeated key; `None`: the zero value).
-    fn value(&mut self, t: &'static GoType, into: Option<Value>) -> Result<Value, Failed> {
+    pub(super) fn value(&mut self, t: TypeId, into: Option<Value>) -> Result<Value, Failed> {
         stacker::maybe_grow(kstruct_schema::STACK_RED_ZONE, kstruct_schema::STACK_GROWTH, || {
             self.value_inner(t, into)
         })
     }
 
-    fn value_inner(&mut self, t: &'static GoType, into: Option<Value>) -> Result<Value, Failed> {
+    fn value_inner(&mut self, t: TypeId, into: Option<Value>) -> Result<Value, Failed> {
         self.ws();
-        if let GoType::Pointer(inner) = t {
+        let plan = self.plan;
+        let node = plan.node(t);
+        if let Target::Pointer(inner) = &node.target {
             if self.peek() == b'n' {
                 self.literal();
                 return Ok(Value::Null);
             }
-            return self.value(inner, into.filter(|v| !v.is_null()));
+            return self.value(*inner, into.filter(|v| !v.is_null()));
         }
-        let r = self.resolve(t);
-        match r.target {
-            Target::Quantity | Target::Time | Target::MicroTime | Target::IntOrString | Target::Raw => {
-                let raw = self.skip();
-                let decoded = match r.target {
-                    Target::Quantity => special::quantity(raw),
-                    Target::Time => special::time(raw, false),
-                    Target::MicroTime => special::time(raw, true),
-                    Target::IntOrString => special::int_or_string(raw),
-                    _ => Ok(special::raw(raw)),
-                };
-                return decoded.map_err(|e| match e {
-                    SpecialError::Type { value, go_type } => self.type_error(&value, go_type),
-                    SpecialError::Other(message) => Failed {
-                        message,
-                        path: self.path.clone(),
-                    },
-                });
-            }
-            _ => {}
+        let special = special::decoder(&node.target);
+        if let Some(decode) = special {
+            return self.decode_itself(decode);
         }
         match self.peek() {
-            b'{' => match r.target {
-                Target::Struct(def, name) => self.strukt(def, name, into),
-                Target::Map(k, v) => self.map(k, v, into),
+            b'{' => match &node.target {
+                Target::Struct(_) => self.strukt(t, into),
+                Target::Map { key, value } => self.map(*key, *value, into),
                 Target::Interface => Ok(self.interface()),
                 _ => {
-                    let e = self.type_error("object", &r.name);
-                    self.save(e);
+                    self.mismatch("object", t);
                     self.skip();
-                    Ok(self.keep(t, into))
+                    Ok(into.unwrap_or_else(|| node.zero.clone()))
                 }
             },
-            b'[' => match r.target {
-                Target::Slice(elem) => self.slice(elem, into),
+            b'[' => match &node.target {
+                Target::Slice(elem) => self.slice(*elem, into),
                 Target::Bytes => self.byte_list(into),
                 Target::Interface => Ok(self.interface()),
                 _ => {
-                    let e = self.type_error("array", &r.name);
-                    self.save(e);
+                    self.mismatch("array", t);
                     self.skip();
-                    Ok(self.keep(t, into))
+                    Ok(into.unwrap_or_else(|| node.zero.clone()))
                 }
             },
-            _ => Ok(self.literal_store(t, &r, into)),
+            _ => Ok(self.literal_store(t, into)),
         }
     }
 
-    /// What a Go value keeps when a value of the wrong kind is not stored into it.
-    fn keep(&mut self, t: &'static GoType, into: Option<Value>) -> Value {
-        match into {
-            Some(v) => v,
-            None => self.zero(t),
+    /// The next value read by its type's own `UnmarshalJSON`: its errors stop decoding, with
+    /// the field added to a type error's text.
+    pub(super) fn decode_itself(&mut self, decode: special::Decoder) -> Result<Value, Failed> {
+        let raw = self.skip();
+        decode(raw).map_err(|e| match e {
+            SpecialError::Type { value, go_type } => self.type_error(&value, go_type),
+            SpecialError::Other(message) => Failed {
+                message,
+                path: self.path.clone(),
+            },
+        })
+    }
+
+    /// Saves the type error of a `value` the type `t` cannot hold.
+    pub(super) fn mismatch(&mut self, value: &str, t: TypeId) {
+        if self.saved.is_none() {
+            let e = self.type_error(value, &self.plan.node(t).name);
+            self.saved = Some(e);
         }
     }
 
-    fn literal_store(&mut self, t: &'static GoType, r: &Resolved, into: Option<Value>) -> Value {
+    fn literal_store(&mut self, t: TypeId, into: Option<Value>) -> Value {
+        let node = self.plan.node(t);
+        let keep = |into: Option<Value>| into.unwrap_or_else(|| node.zero.clone());
         let c = self.peek();
         if c == b'"' {
             let s = self.string();
-            return match r.target {
-                Target::String => Value::String(s),
-                Target::Interface => Value::String(s),
+            return match node.target {
+                Target::String | Target::Interface => Value::String(s),
                 Target::Bytes => match special::base64_decode(s.as_bytes()) {
                     Ok(bytes) => Value::String(special::base64_encode(&bytes)),
                     Err(at) => {
@@ -529,93 +356,94 @@ impl<'a> Walker<'a> {
                             path: self.path.clone(),
                         };
                         self.save(e);
-                        self.keep(t, into)
+                        keep(into)
                     }
                 },
                 _ => {
-                    let e = self.type_error("string", &r.name);
-                    self.save(e);
-                    self.keep(t, into)
+                    self.mismatch("string", t);
+                    keep(into)
                 }
             };
         }
         let lit = self.literal();
-        let text = String::from_utf8_lossy(lit);
         match c {
-            b'n' => match r.target {
-                Target::Interface | Target::Slice(_) | Target::Map(..) | Target::Bytes => Value::Null,
-                _ => self.keep(t, into),
+            b'n' => match node.target {
+                Target::Interface | Target::Slice(_) | Target::Map { .. } | Target::Bytes => Value::Null,
+                _ => keep(into),
             },
-            b't' | b'f' => match r.target {
+            b't' | b'f' => match node.target {
                 Target::Bool | Target::Interface => Value::Bool(c == b't'),
                 _ => {
-                    let e = self.type_error("bool", &r.name);
-                    self.save(e);
-                    self.keep(t, into)
+                    self.mismatch("bool", t);
+                    keep(into)
                 }
             },
             _ => {
-                let parsed = match r.target {
-                    Target::Int(bits) => special::go_parse_int(&text, bits).map(Value::from),
-                    Target::Uint(bits) => special::go_parse_uint(&text, bits).map(Value::from),
-                    Target::Float(bits) => special::go_parse_float(&text, bits),
-                    Target::Interface => special::go_parse_int(&text, 64)
+                // Numbers are ASCII: the literal is its own text.
+                let text = std::str::from_utf8(lit).unwrap_or_default();
+                let parsed = match node.target {
+                    Target::Int(bits) => special::go_parse_int(text, bits).map(Value::from),
+                    Target::Uint(bits) => special::go_parse_uint(text, bits).map(Value::from),
+                    Target::Float(bits) => special::go_parse_float(text, bits),
+                    Target::Interface => special::go_parse_int(text, 64)
                         .map(Value::from)
-                        .or_else(|| special::go_parse_float(&text, 64)),
+                        .or_else(|| special::go_parse_float(text, 64)),
                     _ => {
-                        let e = self.type_error("number", &r.name);
-                        self.save(e);
-                        return self.keep(t, into);
+                        self.mismatch("number", t);
+                        return keep(into);
                     }
                 };
                 match parsed {
                     Some(v) => v,
                     None => {
-                        let name = if matches!(r.target, Target::Interface) {
-                            "float64"
-                        } else {
-                            &r.name
-                        };
-                        let e = self.type_error(&format!("number {text}"), name);
-                        self.save(e);
-                        self.keep(t, into)
+                        if self.saved.is_none() {
+                            let name = if matches!(node.target, Target::Interface) {
+                                "float64"
+                            } else {
+                                &node.name
+                            };
+                            let e = self.type_error(&format!("number {text}"), name);
+                            self.saved = Some(e);
+                        }
+                        keep(into)
                     }
                 }
             }
         }
     }
 
-    fn strukt(&mut self, def: &'static TypeDef, name: &'static str, into: Option<Value>) -> Result<Value, Failed> {
-        let fields = self.layout(def);
+    fn strukt(&mut self, t: TypeId, into: Option<Value>) -> Result<Value, Failed> {
+        let plan = self.plan;
+        let Target::Struct(s) = &plan.node(t).target else {
+            return Ok(Value::Null);
+        };
         let mut object = match into {
             Some(Value::Object(m)) => m,
             _ => Map::new(),
         };
-        let mut seen = vec![false; fields.len()];
+        // Fields seen, by index (Go's duplicate check).
+        let mut seen = Seen::new(s.fields.len());
         let (ctx_struct, ctx_len, path_len) = (self.ctx_struct, self.ctx_fields.len(), self.path.len());
         self.pos += 1;
         if !self.eat(b'}') {
             loop {
                 self.ws();
-                let key = self.string();
+                let key = self.key();
                 self.eat(b':');
-                match fields.iter().position(|f| f.json == key) {
+                match s.field(&key) {
                     Some(i) => {
-                        let f = &fields[i];
-                        if self.strict {
-                            if seen[i] {
-                                self.strict_error(false, f.json);
-                            }
-                            seen[i] = true;
+                        let f = &s.fields[i];
+                        if seen.insert(i) && self.strict {
+                            self.strict_error(false, f.json);
                         }
                         if self.embedded_names {
                             self.ctx_fields.extend(f.via.iter().copied());
                         }
                         self.ctx_fields.push(f.json);
-                        self.ctx_struct = Some(name);
+                        self.ctx_struct = Some(s.name);
                         self.push_key(f.json);
                         let earlier = object.remove(f.json);
-                        let v = self.value(f.go_type, earlier)?;
+                        let v = self.value(f.ty, earlier)?;
                         object.insert(f.json.to_owned(), v);
                     }
                     None => {
@@ -634,38 +462,38 @@ impl<'a> Walker<'a> {
                 }
             }
         }
-        self.finish_struct(&fields, &mut object);
+        self.finish_struct(&s.fields, &mut object);
         Ok(Value::Object(object))
     }
 
     /// The struct as Go encodes it: empty `omitempty` fields out, absent fields at zero.
-    fn finish_struct(&mut self, fields: &[Flat], object: &mut Map<String, Value>) {
+    fn finish_struct(&self, fields: &[Flat], object: &mut Map<String, Value>) {
         for f in fields {
+            let node = self.plan.node(f.ty);
             match object.get(f.json) {
                 Some(v) => {
-                    let empty = f.omitempty && self.is_empty(f.go_type, v);
-                    let zero = f.omitzero && self.is_zero(f.go_type, v);
+                    let empty = f.omitempty && node.empty_when_zero && is_empty(&node.target, v);
+                    let zero = f.omitzero && *v == node.zero;
                     if empty || zero {
                         object.remove(f.json);
                     }
                 }
                 None => {
-                    let left_out = f.omitzero || (f.omitempty && self.empty_when_zero(f.go_type));
+                    let left_out = f.omitzero || (f.omitempty && node.empty_when_zero);
                     if !left_out {
-                        let z = self.zero(f.go_type);
-                        object.insert(f.json.to_owned(), z);
+                        object.insert(f.json.to_owned(), node.zero.clone());
                     }
                 }
             }
         }
     }
 
-    fn map(&mut self, key: &'static GoType, value: &'static GoType, into: Option<Value>) -> Result<Value, Failed> {
+    fn map(&mut self, key: TypeId, value: TypeId, into: Option<Value>) -> Result<Value, Failed> {
         let mut object = match into {
             Some(Value::Object(m)) => m,
             _ => Map::new(),
         };
-        let key_type = self.resolve(key);
+        let key_target = &self.plan.node(key).target;
         let mut seen: HashSet<String> = HashSet::new();
         let path_len = self.path.len();
         self.pos += 1;
@@ -679,16 +507,16 @@ impl<'a> Walker<'a> {
                 }
                 self.push_key(&k);
                 let v = self.value(value, None)?;
-                let key_ok = match key_type.target {
+                let key_ok = match *key_target {
                     Target::Int(bits) => special::go_parse_int(&k, bits).is_some(),
                     Target::Uint(bits) => special::go_parse_uint(&k, bits).is_some(),
                     _ => true,
                 };
                 if key_ok {
                     object.insert(k, v);
-                } else {
-                    let e = self.type_error(&format!("number {k}"), &key_type.name);
-                    self.save(e);
+                } else if self.saved.is_none() {
+                    let e = self.type_error(&format!("number {k}"), &self.plan.node(key).name);
+                    self.saved = Some(e);
                 }
                 self.path.truncate(path_len);
                 if !self.eat(b',') {
@@ -700,7 +528,7 @@ impl<'a> Walker<'a> {
         Ok(Value::Object(object))
     }
 
-    fn slice(&mut self, elem: &'static GoType, into: Option<Value>) -> Result<Value, Failed> {
+    fn slice(&mut self, elem: TypeId, into: Option<Value>) -> Result<Value, Failed> {
         let mut earlier = match into {
             Some(Value::Array(a)) => a,
             _ => Vec::new(),
@@ -725,18 +553,44 @@ impl<'a> Walker<'a> {
     }
 
     /// `[]byte` from a JSON list of numbers (Go decodes it element by element).
-    fn byte_list(&mut self, into: Option<Value>) -> Result<Value, Failed> {
-        static BYTE: GoType = GoType::Builtin("uint8");
-        let decoded = self.slice(&BYTE, into)?;
-        let bytes: Vec<u8> = decoded
-            .as_array()
-            .map(|a| a.iter().map(|v| v.as_u64().unwrap_or(0) as u8).collect())
-            .unwrap_or_default();
+    fn byte_list(&mut self, _into: Option<Value>) -> Result<Value, Failed> {
+        let mut bytes = Vec::new();
+        let path_len = self.path.len();
+        self.pos += 1;
+        if !self.eat(b']') {
+            loop {
+                self.push_index(bytes.len());
+                self.ws();
+                let lit = self.literal();
+                let text = std::str::from_utf8(lit).unwrap_or_default();
+                match special::go_parse_uint(text, 8) {
+                    Some(b) => bytes.push(b as u8),
+                    None => {
+                        let kind = match lit.first() {
+                            Some(b't' | b'f') => "bool".to_owned(),
+                            Some(b'n') => "null".to_owned(),
+                            Some(b'"') => "string".to_owned(),
+                            _ => format!("number {text}"),
+                        };
+                        if self.saved.is_none() && kind != "null" {
+                            let e = self.type_error(&kind, "uint8");
+                            self.saved = Some(e);
+                        }
+                        bytes.push(0);
+                    }
+                }
+                self.path.truncate(path_len);
+                if !self.eat(b',') {
+                    self.eat(b']');
+                    break;
+                }
+            }
+        }
         Ok(Value::String(special::base64_encode(&bytes)))
     }
 
     /// An `interface{}` value: maps and lists of what JSON holds, duplicate keys reported.
-    fn interface(&mut self) -> Value {
+    pub(super) fn interface(&mut self) -> Value {
         let raw = self.skip();
         match json::decode_body(raw) {
             Ok(body) => {
@@ -763,99 +617,45 @@ impl<'a> Walker<'a> {
             Err(_) => Value::Null,
         }
     }
+}
 
-    /// The zero value of `t` as Go encodes it.
-    fn zero(&mut self, t: &'static GoType) -> Value {
-        if matches!(t, GoType::Pointer(_)) {
-            return Value::Null;
-        }
-        let r = self.resolve(t);
-        match r.target {
-            Target::Bool => Value::Bool(false),
-            Target::String => Value::String(String::new()),
-            Target::Int(_) | Target::Uint(_) | Target::Float(_) | Target::IntOrString => Value::from(0),
-            Target::Quantity => Value::String("0".into()),
-            Target::Struct(def, _) => self.zero_struct(def),
-            _ => Value::Null,
+/// The fields of a struct seen so far (Go keeps a bitset for up to 64 fields).
+pub(super) enum Seen {
+    Bits(u64),
+    Many(Vec<bool>),
+}
+
+impl Seen {
+    pub(super) fn new(fields: usize) -> Seen {
+        if fields <= 64 {
+            Seen::Bits(0)
+        } else {
+            Seen::Many(vec![false; fields])
         }
     }
 
-    fn zero_struct(&mut self, def: &'static TypeDef) -> Value {
-        if let Some(z) = self.zeros.get(def.name()) {
-            return z.clone();
+    /// Marks field `i`; whether it was seen before.
+    pub(super) fn insert(&mut self, i: usize) -> bool {
+        match self {
+            Seen::Bits(b) => {
+                let before = *b & (1 << i) != 0;
+                *b |= 1 << i;
+                before
+            }
+            Seen::Many(v) => std::mem::replace(&mut v[i], true),
         }
-        let fields = self.layout(def);
-        let mut object = Map::new();
-        stacker::maybe_grow(kstruct_schema::STACK_RED_ZONE, kstruct_schema::STACK_GROWTH, || {
-            self.finish_struct(&fields, &mut object);
-        });
-        let z = Value::Object(object);
-        self.zeros.insert(def.name(), z.clone());
-        z
-    }
-
-    /// Go's `isEmptyValue` of a value as it encodes.
-    fn is_empty(&mut self, t: &'static GoType, v: &Value) -> bool {
-        if matches!(t, GoType::Pointer(_) | GoType::Interface) {
-            return v.is_null();
-        }
-        match self.resolve(t).target {
-            Target::Bool => v == &Value::Bool(false),
-            Target::String | Target::Bytes => v.is_null() || v.as_str() == Some(""),
-            Target::Int(_) | Target::Uint(_) | Target::Float(_) => v.as_f64() == Some(0.0),
-            Target::Slice(_) => v.is_null() || v.as_array().is_some_and(Vec::is_empty),
-            Target::Map(..) => v.is_null() || v.as_object().is_some_and(Map::is_empty),
-            _ => false,
-        }
-    }
-
-    /// Whether `omitzero` leaves `v` out: the zero value, or a zero time.
-    fn is_zero(&mut self, t: &'static GoType, v: &Value) -> bool {
-        match self.resolve(t).target {
-            Target::Time | Target::MicroTime | Target::Raw => v.is_null(),
-            Target::Struct(..) | Target::Quantity | Target::IntOrString => *v == self.zero(t),
-            _ => self.is_empty(t, v),
-        }
-    }
-
-    /// Whether the zero value of `t` is empty (so an absent `omitempty` field stays out).
-    fn empty_when_zero(&mut self, t: &'static GoType) -> bool {
-        if matches!(t, GoType::Pointer(_) | GoType::Interface) {
-            return true;
-        }
-        matches!(
-            self.resolve(t).target,
-            Target::Bool
-                | Target::String
-                | Target::Bytes
-                | Target::Int(_)
-                | Target::Uint(_)
-                | Target::Float(_)
-                | Target::Slice(_)
-                | Target::Map(..)
-        )
     }
 }
 
-fn builtin_target(name: &str) -> Target {
-    match name {
-        "bool" => Target::Bool,
-        "string" => Target::String,
-        "int8" => Target::Int(8),
-        "int16" => Target::Int(16),
-        "int32" | "rune" => Target::Int(32),
-        "int" | "int64" => Target::Int(64),
-        "uint8" | "byte" => Target::Uint(8),
-        "uint16" => Target::Uint(16),
-        "uint32" => Target::Uint(32),
-        "uint" | "uint64" | "uintptr" => Target::Uint(64),
-        "float32" => Target::Float(32),
-        "float64" => Target::Float(64),
-        _ => Target::Raw,
+/// Go's `isEmptyValue` of a value of a type whose zero value is empty, as it encodes.
+fn is_empty(target: &Target, v: &Value) -> bool {
+    match target {
+        Target::Bool => v == &Value::Bool(false),
+        Target::String | Target::Bytes => v.is_null() || v.as_str() == Some(""),
+        Target::Int(_) | Target::Uint(_) | Target::Float(_) => v.as_f64() == Some(0.0),
+        Target::Slice(_) => v.is_null() || v.as_array().is_some_and(Vec::is_empty),
+        Target::Map { .. } => v.is_null() || v.as_object().is_some_and(Map::is_empty),
+        Target::Pointer(_) | Target::Interface => v.is_null(),
+        _ => false,
     }
-}
-
-/// `reflect.Type.Name()`: `DeploymentSpec` of `apps/v1.DeploymentSpec`.
-fn base_name(qualified: &'static str) -> &'static str {
-    qualified.rsplit('.').next().unwrap_or(qualified)
 }

@@ -149,7 +149,7 @@ fn read_yaml(body: &[u8], strict: bool) -> Result<Read, Failure> {
 
 /// A body as the serializer hands it to the decoder of a Go type.
 pub(crate) struct Typed {
-    /// The JSON the decoder reads: the body itself, or what `YAMLToJSON` wrote.
+    /// What `YAMLToJSON` wrote, for a YAML body (empty for JSON: the decoder reads the body).
     pub json: Vec<u8>,
     /// The pre-parse's group, version and kind (before the endpoint's defaults).
     pub gvk: Gvk,
@@ -176,26 +176,21 @@ pub(crate) fn read_typed(body: &[u8], format: BodyFormat) -> Result<Typed, Failu
             (json, yaml_error)
         }
         _ => {
-            let decoded = json::decode_body(body).map_err(|e| Failure {
-                position: (e.message != "exceeded max depth").then_some((e.line, e.column)),
-                ..Failure::new(messages::parse_error(&e))
-            })?;
-            let value = decoded.decoded.value;
-            let mut outcome = match &value {
-                Value::Object(_) | Value::Null => Ok(()),
-                other => Err(pre.root_error(other)),
-            };
-            dispose(value);
-            if outcome.is_ok() {
-                for (key, kind, text) in &decoded.type_meta {
-                    if let Err(e) = pre.field(key, kind, text.as_deref()) {
-                        outcome = Err(e);
-                        break;
-                    }
+            let type_meta = json::check_syntax(body)
+                .map_err(|e| Failure {
+                    position: (e.message != "exceeded max depth").then_some((e.line, e.column)),
+                    ..Failure::new(messages::parse_error(&e))
+                })?
+                .map_err(|kind| Failure::new(pre.root_error_of(kind)))?;
+            let mut outcome = Ok(());
+            for (key, kind, text) in &type_meta {
+                if let Err(e) = pre.field(key, kind, text.as_deref()) {
+                    outcome = Err(e);
+                    break;
                 }
             }
             outcome.and_then(|()| pre.group_version()).map_err(Failure::new)?;
-            (body.to_vec(), None)
+            (Vec::new(), None)
         }
     };
     Ok(Typed {
@@ -282,10 +277,14 @@ impl PreParse {
     }
 
     fn root_error(&self, v: &Value) -> String {
+        self.root_error_of(json_kind(v))
+    }
+
+    fn root_error_of(&self, kind: &str) -> String {
         format!(
             "couldn't get version/kind; json parse error: json: cannot unmarshal {} into Go value of type \
              struct {{ APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }}",
-            json_kind(v)
+            kind
         )
     }
 

@@ -37,6 +37,10 @@ struct Line<'a> {
     hidden: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stored: Option<&'a Value>,
+    /// What was checked of one of Kubernetes' own kinds: `"decoding"` (its defaulting and
+    /// validation are not modelled); absent for custom resources.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    checked: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -128,6 +132,7 @@ pub fn json_lines(w: &mut dyn Write, reports: &[Report], summary: &Summary, stor
                 .collect(),
             hidden: r.hidden,
             stored: if stored { r.stored.as_ref() } else { None },
+            checked: r.builtin.then_some("decoding"),
         };
         serde_json::to_writer(&mut *w, &line)?;
         writeln!(w)?;

@@ -59,9 +59,14 @@ fn report(w: &mut dyn Write, r: &Report, verbose: bool) -> io::Result<()> {
         Outcome::Warning => (WARNING, "warning"),
         Outcome::Ok => {
             if verbose {
+                let only = if r.builtin {
+                    " (decoded; validation not checked)"
+                } else {
+                    ""
+                };
                 writeln!(
                     w,
-                    "{BOLD}{}:{BOLD:#} {OK}ok:{OK:#} {}",
+                    "{BOLD}{}:{BOLD:#} {OK}ok:{OK:#} {}{only}",
                     loc(&r.file, r.start),
                     r.title()
                 )?;
