@@ -229,12 +229,41 @@ impl Resolve for RegisteredCrd {
 #[derive(Debug, Clone, Default)]
 pub struct Registry {
     crds: Vec<RegisteredCrd>,
+    builtins: Option<crate::builtin::BuiltinKinds>,
 }
 
 impl Registry {
     /// An empty registry.
     pub fn new() -> Registry {
         Registry::default()
+    }
+
+    /// Serves Kubernetes' own kinds of `release` beside the CRDs, as an API server of that
+    /// release does: [`decode_served`](Registry::decode_served) decodes an object of a
+    /// built-in kind no CRD declares into its Go types (see [`crate::builtin`]).
+    ///
+    /// ```
+    /// use kstruct::{DecodeOptions, Registry};
+    /// use kstruct::builtin::Release;
+    ///
+    /// let registry = Registry::new().with_builtins(Release::newest());
+    /// let body = br#"{"apiVersion": "v1", "kind": "ConfigMap", "data": {"a": 1}}"#;
+    /// let err = registry.decode_served(body, &DecodeOptions::default()).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string"
+    /// );
+    /// ```
+    #[must_use]
+    pub fn with_builtins(mut self, release: crate::builtin::Release) -> Registry {
+        self.builtins = Some(crate::builtin::BuiltinKinds::new(release));
+        self
+    }
+
+    /// The built-in kinds served beside the CRDs, when [`with_builtins`](Registry::with_builtins)
+    /// asked for them.
+    pub fn builtins(&self) -> Option<&crate::builtin::BuiltinKinds> {
+        self.builtins.as_ref()
     }
 
     /// Registers one CRD. A later CRD for the same group and kind replaces the earlier one.
@@ -345,10 +374,21 @@ impl Registry {
     /// assert!(matches!(err, Error::NoSuchVersion { .. }));
     /// ```
     ///
+    /// With [`with_builtins`](Registry::with_builtins), an object of a built-in kind no CRD
+    /// declares is decoded into its Go types instead.
+    ///
     /// # Errors
     /// As [`RegisteredCrd::decode`], and the two above.
     pub fn decode_served(&self, body: &[u8], options: &DecodeOptions) -> Result<Decoded, Error> {
-        decode::request(&Served(self), body, options)
+        let answer = decode::request(&Served(self), body, options);
+        match (&answer, &self.builtins) {
+            // No CRD declares the kind: one of the server's own, when it serves them.
+            (Err(Error::NoSuchKind { .. }), Some(builtins)) => match builtins.decode(body, options) {
+                Err(Error::NotBuiltin { .. }) => answer,
+                typed => typed,
+            },
+            _ => answer,
+        }
     }
 
     /// Decodes a request body (as [`decode_served`](Registry::decode_served)) straight into a

@@ -286,16 +286,9 @@ impl Endpoint {
             Endpoint::Compiled(r, v) => request_bytes(&only(*r, v), body, options, ns, out),
             Endpoint::Crd(c) => request_bytes(&**c, body, options, ns, out),
             Endpoint::Crds(r) => request_bytes(r, body, options, ns, out),
-            Endpoint::Builtin(..) => {
-                let decoded = self.decode(body, options, false, ns)?;
-                let text = kstruct::schema::go::marshal_json(&decoded.object);
-                out.extend_from_slice(text.as_bytes());
-                Ok(DecodeReport {
-                    warnings: decoded.warnings,
-                    unknown_fields: decoded.unknown_fields,
-                    duplicate_fields: decoded.duplicate_fields,
-                })
-            }
+            Endpoint::Builtin(..) if options.validate => Err(builtin_not_modelled("validation")),
+            // As the server's encoder writes the object: the Go fields' order.
+            Endpoint::Builtin(kinds, endpoint) => kinds.decode_bytes_at(endpoint.as_ref(), body, options, out),
         }
     }
 }

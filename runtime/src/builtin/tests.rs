@@ -162,6 +162,19 @@ fn yaml_strict_puts_the_converters_error_first_then_sorted_fields() {
             r#"unknown field "spec.unknownDupe""#,
         ]
     );
+    // Ignore: accepted, nothing said; no fieldValidation is Warn.
+    let ignore = DecodeOptions {
+        field_validation: FieldValidation::Ignore,
+        ..yaml
+    };
+    assert!(
+        kinds()
+            .decode(INVALID_YAML.as_bytes(), &ignore)
+            .unwrap()
+            .warnings
+            .is_empty()
+    );
+    assert_eq!(DecodeOptions::default().field_validation, FieldValidation::Warn);
 }
 
 fn deployment(spec: &str) -> String {
