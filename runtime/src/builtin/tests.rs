@@ -551,3 +551,55 @@ mod properties {
         }
     }
 }
+
+/// Every kind of every release decodes: an unknown field is the server's strict error, a
+/// `metadata` of the wrong type its type error, in both walkers.
+#[test]
+fn every_kind_of_every_release() {
+    let mut kinds_seen = 0;
+    for release in Release::ALL {
+        let kinds = BuiltinKinds::new(release);
+        let catalog = *kinds.catalog();
+        for gv in catalog.group_versions() {
+            for facts in catalog.kinds(gv) {
+                if facts.lifecycle().is_removed_in(release) {
+                    continue;
+                }
+                kinds_seen += 1;
+                let kind = facts.kind();
+                let version = gv.rsplit('/').next().unwrap();
+                let prefix = format!("{kind} in version \"{version}\" cannot be handled as a {kind}: ");
+                let root = catalog.type_def(facts.type_name()).unwrap();
+                let meta = root.field("metadata");
+                let name = if meta.is_some() { r#""metadata": {}, "# } else { "" };
+                let unknown = format!(r#"{{"apiVersion": "{gv}", "kind": "{kind}", {name}"bogus": 1}}"#);
+                let strict = options(FieldValidation::Strict);
+                match both_ways(&kinds, unknown.as_bytes(), &strict) {
+                    Err(Error::Rejected(r)) => assert_eq!(
+                        r.message,
+                        format!("{prefix}strict decoding error: unknown field \"bogus\""),
+                        "{release} {gv} {kind}"
+                    ),
+                    other => panic!("{release} {gv} {kind}: {other:?}"),
+                }
+                let Some(meta) = meta else { continue };
+                let wrong = format!(r#"{{"apiVersion": "{gv}", "kind": "{kind}", "metadata": 5}}"#);
+                let meta_type = meta.go_type().go_name();
+                match both_ways(&kinds, wrong.as_bytes(), &strict) {
+                    Err(Error::Rejected(r)) => assert_eq!(
+                        r.message,
+                        format!(
+                            "{prefix}json: cannot unmarshal number into Go struct field {}.metadata of type {}",
+                            root.name().rsplit('.').next().unwrap(),
+                            meta_type.trim_start_matches('*')
+                        ),
+                        "{release} {gv} {kind}"
+                    ),
+                    other => panic!("{release} {gv} {kind}: {other:?}"),
+                }
+            }
+        }
+    }
+    // About 200 served kinds a release (lists included), eight releases.
+    assert!(kinds_seen > 1500, "{kinds_seen}");
+}
