@@ -81,25 +81,7 @@ fn main() {
     let bytes: usize = docs.iter().map(Vec::len).sum();
     let (ignore, warn) = (options(FieldValidation::Ignore), options(FieldValidation::Warn));
 
-    let mut passes: Vec<(String, Pass)> = vec![
-        (
-            "serde_json bytes -> Value -> bytes (baseline)".into(),
-            Box::new(|| {
-                for d in &docs {
-                    let v: serde_json::Value = serde_json::from_slice(d).unwrap();
-                    black_box(serde_json::to_vec(&v).unwrap());
-                }
-            }),
-        ),
-        (
-            "sonic-rs parse only (ceiling)".into(),
-            Box::new(|| {
-                for d in &docs {
-                    black_box(sonic_rs::from_slice::<sonic_rs::Value>(d).unwrap());
-                }
-            }),
-        ),
-    ];
+    let mut passes: Vec<(String, Pass)> = baselines(&docs);
     for (mode, opts) in [("Ignore", &ignore), ("Warn", &warn)] {
         let (docs, crds, mut out) = (&docs, &crds, Vec::new());
         passes.push((
@@ -152,14 +134,7 @@ fn main() {
         mib,
         load_average()
     );
-    println!("| path | MiB/s (median) | x baseline (median of per-round ratios) | % of sonic-rs |");
-    println!("|---|---|---|---|");
-    for (i, (label, _)) in passes.iter().enumerate() {
-        let speed = mib / median(times[i].clone());
-        let ratio = median(times[0].iter().zip(&times[i]).map(|(b, t)| b / t).collect());
-        let of_sonic = median(times[1].iter().zip(&times[i]).map(|(s, t)| s / t * 100.0).collect());
-        println!("| {label} | {speed:.0} | {ratio:.2} | {of_sonic:.0}% |");
-    }
+    table(&passes, &times, mib);
     // The compiled walk to a Value against the interpreter's decode, within each round.
     let at = |label: &str| passes.iter().position(|(l, _)| l == label);
     if let (Some(walk), Some(spec)) = (at(WALK_TO_VALUE), at(VALUE_PATH)) {
@@ -191,25 +166,7 @@ fn builtins(rounds: usize) {
     let kinds = BuiltinKinds::new(Release::newest());
     let bytes: usize = docs.iter().map(Vec::len).sum();
     let (ignore, warn) = (options(FieldValidation::Ignore), options(FieldValidation::Warn));
-    let mut passes: Vec<(String, Pass)> = vec![
-        (
-            "serde_json bytes -> Value -> bytes (baseline)".into(),
-            Box::new(|| {
-                for d in &docs {
-                    let v: serde_json::Value = serde_json::from_slice(d).unwrap();
-                    black_box(serde_json::to_vec(&v).unwrap());
-                }
-            }),
-        ),
-        (
-            "sonic-rs parse only (ceiling)".into(),
-            Box::new(|| {
-                for d in &docs {
-                    black_box(sonic_rs::from_slice::<sonic_rs::Value>(d).unwrap());
-                }
-            }),
-        ),
-    ];
+    let mut passes: Vec<(String, Pass)> = baselines(&docs);
     for (mode, opts) in [("Ignore", &ignore), ("Warn", &warn)] {
         let (docs, kinds, mut out) = (&docs, &kinds, Vec::new());
         passes.push((
@@ -240,6 +197,43 @@ fn builtins(rounds: usize) {
         mib,
         load_average()
     );
+    table(&passes, &times, mib);
+    for (typed, cr) in [(2, 3), (4, 5)] {
+        let ratio = median(times[cr].iter().zip(&times[typed]).map(|(c, t)| c / t).collect());
+        println!(
+            "{} over {}: {ratio:.2}x (median of per-round ratios)",
+            passes[typed].0, passes[cr].0
+        );
+    }
+}
+
+/// The two passes every table is measured against: the serde_json round trip (the
+/// baseline, first) and sonic-rs parsing only (the ceiling, second).
+fn baselines(docs: &[Vec<u8>]) -> Vec<(String, Pass<'_>)> {
+    vec![
+        (
+            "serde_json bytes -> Value -> bytes (baseline)".into(),
+            Box::new(move || {
+                for d in docs {
+                    let v: serde_json::Value = serde_json::from_slice(d).unwrap();
+                    black_box(serde_json::to_vec(&v).unwrap());
+                }
+            }),
+        ),
+        (
+            "sonic-rs parse only (ceiling)".into(),
+            Box::new(move || {
+                for d in docs {
+                    black_box(sonic_rs::from_slice::<sonic_rs::Value>(d).unwrap());
+                }
+            }),
+        ),
+    ]
+}
+
+/// The table of docs/performance.md: each pass's speed and its ratios to the two baselines,
+/// medians of per-round ratios.
+fn table(passes: &[(String, Pass)], times: &[Vec<f64>], mib: f64) {
     println!("| path | MiB/s (median) | x baseline (median of per-round ratios) | % of sonic-rs |");
     println!("|---|---|---|---|");
     for (i, (label, _)) in passes.iter().enumerate() {
@@ -247,13 +241,6 @@ fn builtins(rounds: usize) {
         let ratio = median(times[0].iter().zip(&times[i]).map(|(b, t)| b / t).collect());
         let of_sonic = median(times[1].iter().zip(&times[i]).map(|(s, t)| s / t * 100.0).collect());
         println!("| {label} | {speed:.0} | {ratio:.2} | {of_sonic:.0}% |");
-    }
-    for (typed, cr) in [(2, 3), (4, 5)] {
-        let ratio = median(times[cr].iter().zip(&times[typed]).map(|(c, t)| c / t).collect());
-        println!(
-            "{} over {}: {ratio:.2}x (median of per-round ratios)",
-            passes[typed].0, passes[cr].0
-        );
     }
 }
 

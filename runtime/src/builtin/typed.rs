@@ -26,7 +26,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use super::plan::{Flat, Plan, Target, TypeId};
+use super::plan::{Flat, Plan, Struct, Target, TypeId};
 use super::special::{self, SpecialError};
 use crate::json;
 
@@ -412,6 +412,64 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// Walks the object at the cursor as Go's decoder matches its keys to the fields of `s`:
+    /// `field` decodes each known field's value (by index, the error context and path set for
+    /// it); unknown keys are reported (strict) and skipped. A repeated field is Go's duplicate
+    /// (reported when strict) and decoded again, or, with `repeat_stops`, ends the walk:
+    /// `Ok(false)`, the cursor left in the object.
+    pub(super) fn struct_fields<E>(
+        &mut self,
+        s: &'static Struct,
+        repeat_stops: bool,
+        mut field: impl FnMut(&mut Self, usize) -> Result<(), E>,
+    ) -> Result<bool, E> {
+        // Fields seen, by index (Go's duplicate check).
+        let mut seen = Seen::new(s.fields.len());
+        let (ctx_struct, ctx_len, path_len) = (self.ctx_struct, self.ctx_fields.len(), self.path.len());
+        self.pos += 1;
+        if self.eat(b'}') {
+            return Ok(true);
+        }
+        loop {
+            self.ws();
+            let key = self.key();
+            self.eat(b':');
+            match s.field(&key) {
+                Some(i) => {
+                    let f = &s.fields[i];
+                    if seen.insert(i) {
+                        if repeat_stops {
+                            return Ok(false);
+                        }
+                        if self.strict {
+                            self.strict_error(false, f.json);
+                        }
+                    }
+                    if self.embedded_names {
+                        self.ctx_fields.extend(f.via.iter().copied());
+                    }
+                    self.ctx_fields.push(f.json);
+                    self.ctx_struct = Some(s.name);
+                    self.push_key(f.json);
+                    field(self, i)?;
+                }
+                None => {
+                    if self.strict {
+                        self.strict_error(true, &key);
+                    }
+                    self.skip();
+                }
+            }
+            self.ctx_struct = ctx_struct;
+            self.ctx_fields.truncate(ctx_len);
+            self.path.truncate(path_len);
+            if !self.eat(b',') {
+                self.eat(b'}');
+                return Ok(true);
+            }
+        }
+    }
+
     fn strukt(&mut self, t: TypeId, into: Option<Value>) -> Result<Value, Failed> {
         let plan = self.plan;
         let Target::Struct(s) = &plan.node(t).target else {
@@ -421,47 +479,13 @@ impl<'a> Walker<'a> {
             Some(Value::Object(m)) => m,
             _ => Map::new(),
         };
-        // Fields seen, by index (Go's duplicate check).
-        let mut seen = Seen::new(s.fields.len());
-        let (ctx_struct, ctx_len, path_len) = (self.ctx_struct, self.ctx_fields.len(), self.path.len());
-        self.pos += 1;
-        if !self.eat(b'}') {
-            loop {
-                self.ws();
-                let key = self.key();
-                self.eat(b':');
-                match s.field(&key) {
-                    Some(i) => {
-                        let f = &s.fields[i];
-                        if seen.insert(i) && self.strict {
-                            self.strict_error(false, f.json);
-                        }
-                        if self.embedded_names {
-                            self.ctx_fields.extend(f.via.iter().copied());
-                        }
-                        self.ctx_fields.push(f.json);
-                        self.ctx_struct = Some(s.name);
-                        self.push_key(f.json);
-                        let earlier = object.remove(f.json);
-                        let v = self.value(f.ty, earlier)?;
-                        object.insert(f.json.to_owned(), v);
-                    }
-                    None => {
-                        if self.strict {
-                            self.strict_error(true, &key);
-                        }
-                        self.skip();
-                    }
-                }
-                self.ctx_struct = ctx_struct;
-                self.ctx_fields.truncate(ctx_len);
-                self.path.truncate(path_len);
-                if !self.eat(b',') {
-                    self.eat(b'}');
-                    break;
-                }
-            }
-        }
+        self.struct_fields(s, false, |walker, i| {
+            let f = &s.fields[i];
+            let earlier = object.remove(f.json);
+            let v = walker.value(f.ty, earlier)?;
+            object.insert(f.json.to_owned(), v);
+            Ok(())
+        })?;
         self.finish_struct(&s.fields, &mut object);
         Ok(Value::Object(object))
     }

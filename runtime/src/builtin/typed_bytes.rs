@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::plan::{Target, TypeId};
 use super::special;
-use super::typed::{Failed, Outcome, Seen, Walker};
+use super::typed::{Failed, Outcome, Walker};
 
 /// Why the byte walk stopped.
 pub(crate) enum Stop {
@@ -187,48 +187,17 @@ impl Walker<'_> {
         // Each field's value: (field index, start, end) in `buf`.
         let mut slots = self.slots.pop().unwrap_or_default();
         slots.clear();
-        let mut seen = Seen::new(s.fields.len());
-        let (ctx_struct, ctx_len, path_len) = (self.ctx_struct, self.ctx_fields.len(), self.path.len());
-        self.pos += 1;
-        if !self.eat(b'}') {
-            loop {
-                self.ws();
-                let key = self.key();
-                self.eat(b':');
-                match s.field(&key) {
-                    Some(i) => {
-                        let f = &s.fields[i];
-                        if seen.insert(i) {
-                            // Go decodes a repeat into what the first left: by the value.
-                            self.bufs.push(buf);
-                            self.slots.push(slots);
-                            return Err(Stop::Repeated);
-                        }
-                        if self.embedded_names {
-                            self.ctx_fields.extend(f.via.iter().copied());
-                        }
-                        self.ctx_fields.push(f.json);
-                        self.ctx_struct = Some(s.name);
-                        self.push_key(f.json);
-                        let start = buf.len();
-                        self.value_to(f.ty, &mut buf)?;
-                        slots.push((i, start, buf.len()));
-                    }
-                    None => {
-                        if self.strict {
-                            self.strict_error(true, &key);
-                        }
-                        self.skip();
-                    }
-                }
-                self.ctx_struct = ctx_struct;
-                self.ctx_fields.truncate(ctx_len);
-                self.path.truncate(path_len);
-                if !self.eat(b',') {
-                    self.eat(b'}');
-                    break;
-                }
-            }
+        let whole = self.struct_fields(s, true, |walker, i| {
+            let start = buf.len();
+            walker.value_to(s.fields[i].ty, &mut buf)?;
+            slots.push((i, start, buf.len()));
+            Ok::<(), Stop>(())
+        })?;
+        if !whole {
+            // Go decodes a repeat into what the first left: by the value.
+            self.bufs.push(buf);
+            self.slots.push(slots);
+            return Err(Stop::Repeated);
         }
         // The fields set, then those written at zero, merged in declaration order.
         slots.sort_unstable_by_key(|slot| slot.0);
