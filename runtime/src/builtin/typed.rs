@@ -512,43 +512,63 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// Walks the object at the cursor as Go's decoder reads a map: `entry` decodes each
+    /// value (the path set for it), a repeated key is Go's duplicate (reported when strict).
+    pub(super) fn map_entries<E>(
+        &mut self,
+        mut entry: impl FnMut(&mut Self, std::borrow::Cow<'a, str>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut seen: HashSet<std::borrow::Cow<'a, str>> = HashSet::new();
+        let path_len = self.path.len();
+        self.pos += 1;
+        if self.eat(b'}') {
+            return Ok(());
+        }
+        loop {
+            self.ws();
+            let k = self.key();
+            self.eat(b':');
+            if self.strict && !seen.insert(k.clone()) {
+                self.strict_error(false, &k);
+            }
+            self.push_key(&k);
+            entry(self, k)?;
+            self.path.truncate(path_len);
+            if !self.eat(b',') {
+                self.eat(b'}');
+                return Ok(());
+            }
+        }
+    }
+
+    /// Whether Go keeps map key `k` of type `key`: a key of a number type must be a number
+    /// of its range, else the type error is saved and the entry dropped.
+    pub(super) fn map_key_ok(&mut self, key: TypeId, k: &str) -> bool {
+        let node = self.plan.node(key);
+        let ok = match node.target {
+            Target::Int(bits) => special::go_parse_int(k, bits).is_some(),
+            Target::Uint(bits) => special::go_parse_uint(k, bits).is_some(),
+            _ => true,
+        };
+        if !ok && self.saved.is_none() {
+            let e = self.type_error(&format!("number {k}"), &node.name);
+            self.saved = Some(e);
+        }
+        ok
+    }
+
     fn map(&mut self, key: TypeId, value: TypeId, into: Option<Value>) -> Result<Value, Failed> {
         let mut object = match into {
             Some(Value::Object(m)) => m,
             _ => Map::new(),
         };
-        let key_target = &self.plan.node(key).target;
-        let mut seen: HashSet<String> = HashSet::new();
-        let path_len = self.path.len();
-        self.pos += 1;
-        if !self.eat(b'}') {
-            loop {
-                self.ws();
-                let k = self.string();
-                self.eat(b':');
-                if self.strict && !seen.insert(k.clone()) {
-                    self.strict_error(false, &k);
-                }
-                self.push_key(&k);
-                let v = self.value(value, None)?;
-                let key_ok = match *key_target {
-                    Target::Int(bits) => special::go_parse_int(&k, bits).is_some(),
-                    Target::Uint(bits) => special::go_parse_uint(&k, bits).is_some(),
-                    _ => true,
-                };
-                if key_ok {
-                    object.insert(k, v);
-                } else if self.saved.is_none() {
-                    let e = self.type_error(&format!("number {k}"), &self.plan.node(key).name);
-                    self.saved = Some(e);
-                }
-                self.path.truncate(path_len);
-                if !self.eat(b',') {
-                    self.eat(b'}');
-                    break;
-                }
+        self.map_entries(|walker, k| {
+            let v = walker.value(value, None)?;
+            if walker.map_key_ok(key, &k) {
+                object.insert(k.into_owned(), v);
             }
-        }
+            Ok(())
+        })?;
         Ok(Value::Object(object))
     }
 

@@ -283,38 +283,17 @@ impl Walker<'_> {
         let Target::Map { key: key_type, .. } = plan.node(t).target else {
             return Err(Stop::Repeated);
         };
-        let key_target = &plan.node(key_type).target;
         let mut buf = self.buf();
         // Each entry: its key, and its value's range in `buf`.
         let mut entries: Vec<(std::borrow::Cow<'_, str>, usize, usize)> = Vec::new();
-        let path_len = self.path.len();
-        self.pos += 1;
-        if !self.eat(b'}') {
-            loop {
-                self.ws();
-                let k = self.key();
-                self.eat(b':');
-                self.push_key(&k);
-                let start = buf.len();
-                self.value_to(value, &mut buf)?;
-                let key_ok = match *key_target {
-                    Target::Int(bits) => special::go_parse_int(&k, bits).is_some(),
-                    Target::Uint(bits) => special::go_parse_uint(&k, bits).is_some(),
-                    _ => true,
-                };
-                if key_ok {
-                    entries.push((k, start, buf.len()));
-                } else if self.saved.is_none() {
-                    let e = self.type_error(&format!("number {k}"), &plan.node(key_type).name);
-                    self.saved = Some(e);
-                }
-                self.path.truncate(path_len);
-                if !self.eat(b',') {
-                    self.eat(b'}');
-                    break;
-                }
+        self.map_entries(|walker, k| {
+            let start = buf.len();
+            walker.value_to(value, &mut buf)?;
+            if walker.map_key_ok(key_type, &k) {
+                entries.push((k, start, buf.len()));
             }
-        }
+            Ok::<(), Stop>(())
+        })?;
         // Go writes map keys sorted; bodies usually come sorted already.
         if !entries.windows(2).all(|w| w[0].0 < w[1].0) {
             entries.sort_by(|a, b| a.0.cmp(&b.0));
