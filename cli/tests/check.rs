@@ -7,20 +7,44 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
 
+/// A temporary directory, removed when the test is done with it.
+struct TempDir(PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A fresh directory holding `files` (name, content).
-fn dir(files: &[(&str, &str)]) -> PathBuf {
+fn dir(files: &[(&str, &str)]) -> TempDir {
     static N: AtomicUsize = AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!(
         "kstruct-check-{}-{}",
         std::process::id(),
         N.fetch_add(1, Ordering::SeqCst)
     ));
+    std::fs::create_dir_all(&dir).unwrap();
     for (name, content) in files {
         let path = dir.join(name);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, content).unwrap();
     }
-    dir
+    TempDir(dir)
 }
 
 fn check_in(dir: &Path, args: &[&str], stdin: &str) -> Output {
