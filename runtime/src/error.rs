@@ -340,16 +340,27 @@ pub struct Rejection {
     pub warnings: Vec<String>,
 }
 
+impl Rejection {
+    /// A 400 of decoding: the handler's `message` for the decoder's `cause`, nothing else
+    /// known (the other fields are set with struct update syntax where they are).
+    pub(crate) fn bad_request(message: String, cause: String) -> Rejection {
+        Rejection {
+            message,
+            cause,
+            strict_errors: Vec::new(),
+            position: None,
+            field: None,
+            invalid: None,
+            warnings: Vec::new(),
+        }
+    }
+}
+
 /// The server's refusal with `message`: a 400 `BadRequest`, or with `invalid` a 422 `Invalid`.
 pub(crate) fn refused(message: String, invalid: Option<Box<Invalid>>) -> Error {
     Error::Rejected(Box::new(Rejection {
-        cause: message.clone(),
-        message,
-        strict_errors: Vec::new(),
-        warnings: Vec::new(),
-        position: None,
-        field: None,
         invalid,
+        ..Rejection::bad_request(message.clone(), message)
     }))
 }
 

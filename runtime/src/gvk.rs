@@ -22,6 +22,16 @@ impl GroupVersionKind {
     }
 }
 
+/// `schema.GroupVersion.String()`: the apiVersion of `group` and `version` (`v1` for the core
+/// group, `apps/v1` otherwise); what [`parse_group_version`] splits.
+pub(crate) fn join_group_version(group: &str, version: &str) -> String {
+    if group.is_empty() {
+        version.to_owned()
+    } else {
+        format!("{group}/{version}")
+    }
+}
+
 /// Splits an `apiVersion` into group and version as Kubernetes' `ParseGroupVersion` does:
 /// `v1` is the core group, `g/v` a group version, anything with more slashes an error.
 pub fn parse_group_version(api_version: &str) -> Result<(&str, &str), String> {

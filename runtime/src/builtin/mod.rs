@@ -54,7 +54,7 @@ pub use kstruct_builtins::{Catalog, Field, GoType, KindFacts, Lifecycle, Release
 use crate::decode::{DecodeOptions, DecodeReport, Decoded, Gvk, read_typed, with_endpoint_defaults};
 use crate::error::{Error, Rejection};
 use crate::format::FieldValidation;
-use crate::gvk::GroupVersionKind;
+use crate::gvk::{GroupVersionKind, join_group_version as group_version};
 use crate::messages;
 
 /// The built-in kinds of one Kubernetes release, decoded as that release's API server
@@ -85,13 +85,8 @@ impl BuiltinKinds {
     /// The kind `kind` of `group`/`version` (`""` for the core group), when the release
     /// declares it and still serves it.
     pub fn kind(&self, group: &str, version: &str, kind: &str) -> Option<KindFacts> {
-        let gv = if group.is_empty() {
-            version.to_owned()
-        } else {
-            format!("{group}/{version}")
-        };
         self.catalog
-            .kind(&gv, kind)
+            .kind(&group_version(group, version), kind)
             .filter(|k| !k.lifecycle().is_removed_in(self.release()))
     }
 
@@ -258,14 +253,10 @@ impl BuiltinKinds {
         }
         let into = endpoint.map(|e| e.kind.as_str());
         let typed = read_typed(body, options.format).map_err(|f| {
+            let message = messages::rejection(None, into, &f.cause, body);
             Error::Rejected(Box::new(Rejection {
-                message: messages::rejection(None, into, &f.cause, body),
-                cause: f.cause,
-                strict_errors: Vec::new(),
                 position: f.position,
-                field: None,
-                invalid: None,
-                warnings: Vec::new(),
+                ..Rejection::bad_request(message, f.cause)
             }))
         })?;
         let gvk = match endpoint {
@@ -331,14 +322,11 @@ impl BuiltinKinds {
             }
         };
         let refuse = |cause: String, strict_errors: Vec<String>, field: Option<String>| {
+            let message = messages::rejection(Some((&kind, &version)), Some(into), &cause, body);
             Error::Rejected(Box::new(Rejection {
-                message: messages::rejection(Some((&kind, &version)), Some(into), &cause, body),
-                cause,
                 strict_errors,
-                position: None,
                 field,
-                invalid: None,
-                warnings: Vec::new(),
+                ..Rejection::bad_request(message, cause)
             }))
         };
         if let Some(e) = outcome.error {
@@ -392,14 +380,6 @@ fn set_type_meta(object: &mut Value, api_version: &str, kind: &str) {
 enum Stripped {
     Struct(&'static kstruct_builtins::TypeDef),
     Container(&'static kstruct_builtins::GoType),
-}
-
-fn group_version(group: &str, version: &str) -> String {
-    if group.is_empty() {
-        version.to_owned()
-    } else {
-        format!("{group}/{version}")
-    }
 }
 
 #[cfg(test)]

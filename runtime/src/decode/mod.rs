@@ -243,14 +243,10 @@ pub fn request_by_value<R: Resolve + ?Sized>(
     if options.field_validation == FieldValidation::Strict && !errors.is_empty() {
         dispose(stage.object);
         let cause = messages::strict_decoding_error(&errors);
+        let message = messages::rejection(Some((&stage.kind, &stage.version)), target.served_kind(), &cause, body);
         return Err(Error::Rejected(Box::new(Rejection {
-            message: messages::rejection(Some((&stage.kind, &stage.version)), target.served_kind(), &cause, body),
-            cause,
             strict_errors: errors,
-            position: None,
-            field: None,
-            invalid: None,
-            warnings: Vec::new(),
+            ..Rejection::bad_request(message, cause)
         })));
     }
     if let Some(p) = stage.pipeline {
@@ -405,19 +401,11 @@ fn decode<'a, R: Resolve + ?Sized>(
             let gvk = f
                 .gvk
                 .map(|g| with_endpoint_defaults(g, into, target.served_group_version()));
+            let gvk = gvk.as_ref().map(|g| (g.kind.as_str(), g.version.as_str()));
+            let message = messages::rejection(gvk, into, &f.cause, body);
             return Ok(Err(Rejection {
-                message: messages::rejection(
-                    gvk.as_ref().map(|g| (g.kind.as_str(), g.version.as_str())),
-                    into,
-                    &f.cause,
-                    body,
-                ),
-                cause: f.cause,
-                strict_errors: Vec::new(),
                 position: f.position,
-                field: None,
-                invalid: None,
-                warnings: Vec::new(),
+                ..Rejection::bad_request(message, f.cause)
             }));
         }
     };
@@ -435,15 +423,8 @@ fn decode<'a, R: Resolve + ?Sized>(
         })),
         Err(coercer::Failure::Rejected(cause)) => {
             dispose(object);
-            Ok(Err(Rejection {
-                message: messages::rejection(Some((&kind, &version)), into, &cause, body),
-                cause,
-                strict_errors: Vec::new(),
-                position: None,
-                field: None,
-                invalid: None,
-                warnings: Vec::new(),
-            }))
+            let message = messages::rejection(Some((&kind, &version)), into, &cause, body);
+            Ok(Err(Rejection::bad_request(message, cause)))
         }
         Err(coercer::Failure::Target(e)) => {
             dispose(object);

@@ -106,8 +106,7 @@ pub fn update<R: Resolve + ?Sized>(
 /// `schema.GroupVersion.String()` of an apiVersion: the version alone for the core group.
 fn go_group_version(api_version: &str) -> String {
     match crate::parse_group_version(api_version) {
-        Ok(("", version)) => version.to_string(),
-        Ok((group, version)) => format!("{group}/{version}"),
+        Ok((group, version)) => crate::gvk::join_group_version(group, version),
         Err(_) => String::new(),
     }
 }
