@@ -293,7 +293,9 @@ enum ObjectCommand<S: Args, D: Args> {
     /// Apply a PATCH request body to a stored object as the API server does for custom
     /// resources (`--type json`: RFC 6902, `merge`: RFC 7386, `apply`: a server-side apply
     /// body), or (`--type webhook`) the JSON patch a mutating admission webhook returned for
-    /// the object in EXISTING; print what the server would store.
+    /// the object in EXISTING; print what the server would store. Without --crd or --schema,
+    /// EXISTING is one of Kubernetes' own kinds: patched and read into its Go types (apply
+    /// merges lists by the Go types' markers), not defaulted or validated.
     ///
     /// Each input is one request body. The answer is decode's: the stored object, or with
     /// `--report` one line {"error", "object", "unknownFields", "warnings"}.

@@ -1215,6 +1215,68 @@ fn lint_ignores_documents_of_comments_only_and_skips_crd_patches_in_one_line() {
 }
 
 #[test]
+fn patch_apply_of_built_in_kinds_merges_by_their_markers() {
+    let stored = fixture(
+        "deployment.yaml",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    spec:\n      containers:\n      - {name: web, image: 'nginx:1'}\n      - {name: proxy, image: 'envoy:1'}\n",
+    );
+    let stored = stored.to_str().unwrap();
+    let body = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    spec:\n      containers:\n      - {name: web, image: 'nginx:2'}\n";
+    let o = kstruct(&["patch", "--type", "apply", "--existing", stored, "--report"], body);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let r = &reports(&o)[0];
+    let containers = &r["object"]["spec"]["template"]["spec"]["containers"];
+    assert_eq!(containers[0]["image"], "nginx:2");
+    assert_eq!(containers[1]["name"], "proxy");
+    // Said plainly: merged and read into the Go types, nothing the server does after that.
+    assert_eq!(r["defaulted"], false);
+    assert_eq!(r["validated"], false);
+    let o = kstruct(&["patch", "--type", "apply", "--existing", stored], body);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("note: Kubernetes' own kinds are patched and read into their Go types"),
+        "{}",
+        stderr(&o)
+    );
+    // The field manager's refusal, as the server words it.
+    let o = kstruct(
+        &["patch", "--type", "apply", "--apply-creates"],
+        "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {ports: [{port: 80}, {port: 80}]}\n",
+    );
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains(
+            "failed to create typed patch object (/s; /v1, Kind=Service): .spec.ports: duplicate entries for key [port=80,protocol=\"TCP\"]"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    // A merge patch's result is decoded into the Go types: their type error is the 422.
+    let o = kstruct(
+        &["patch", "--type", "merge", "--existing", stored, "--report"],
+        r#"{"spec": {"replicas": "2"}}"#,
+    );
+    assert_eq!(code(&o), 1);
+    let error = reports(&o)[0]["error"].as_str().unwrap().to_string();
+    assert!(
+        error.starts_with(r#" "" is invalid: patch: Invalid value: "{\"apiVersion\":\"apps/v1\","#)
+            && error.ends_with(
+                "json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32"
+            ),
+        "{error}"
+    );
+    // What a mutating webhook returns is not modelled for built-in kinds.
+    let o = kstruct(&["patch", "--type", "webhook", "--existing", stored], "[]");
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("not modelled: updates and webhook patches"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(std::path::Path::new(stored).parent().unwrap()).unwrap();
+}
+
+#[test]
 fn decode_of_built_in_kinds_needs_no_crd() {
     let body = r#"{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "name": "web2"},
         "spec": {"replicas": 2, "replicaz": 3}}"#;

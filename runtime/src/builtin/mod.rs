@@ -42,6 +42,7 @@
 //! );
 //! ```
 
+pub(crate) mod field_manager;
 mod plan;
 mod special;
 mod typed;
@@ -359,6 +360,20 @@ impl BuiltinKinds {
             unknown_fields: unknown.into_iter().map(|e| e.path).collect::<Vec<_>>().into(),
             duplicate_fields: duplicate.into_iter().map(|e| e.path).collect::<Vec<_>>().into(),
         })
+    }
+
+    /// An object (a stored one, or what an apply merged) read into its kind's Go types as the
+    /// server reads what it stores: leniently (fields the types do not declare dropped) and
+    /// written back as the encoder writes it.
+    pub(crate) fn read_object(&self, object: &Value) -> Result<Value, Error> {
+        let body = kstruct_schema::go::marshal_json(object).into_bytes();
+        let lenient = DecodeOptions {
+            field_validation: FieldValidation::Ignore,
+            format: crate::BodyFormat::Json,
+            max_body_size: None,
+            ..DecodeOptions::default()
+        };
+        Ok(self.run(None, &body, &lenient, None)?.object)
     }
 
     /// Whether type errors name the embedded structs a promoted field passes through: the

@@ -43,11 +43,12 @@ mod strict;
 mod typed;
 mod webhook;
 
-pub use apply::apply;
+pub use apply::{apply, apply_builtin};
 pub use webhook::webhook;
 
 use serde_json::Value;
 
+use crate::builtin::BuiltinKinds;
 use crate::decode::{self, DecodeOptions, Decoded, FieldValidation, Resolve};
 use crate::pipeline::{Pipeline, PruneOptions};
 use crate::{BodyFormat, Error};
@@ -107,6 +108,63 @@ pub fn patch<R: Resolve + ?Sized>(
     }
 }
 
+/// [`patch`] on what `registry` serves, as a fake API server routes a PATCH: an object of a
+/// kind a CRD declares is patched as a custom resource; one of Kubernetes' own kinds, when
+/// the registry serves them ([`Registry::with_builtins`](crate::Registry::with_builtins)), as
+/// [`patch_builtin`] patches it; anything else is [`Error::NoSuchKind`] (nothing serves it).
+/// The resource is the stored object's, or for an apply that creates, the one its body names.
+///
+/// ```
+/// use kstruct::builtin::Release;
+/// use kstruct::patch::PatchType;
+/// use kstruct::{DecodeOptions, Registry};
+/// use serde_json::json;
+///
+/// let registry = Registry::new().with_builtins(Release::newest());
+/// let stored = json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"},
+///     "spec": {"ports": [{"port": 80, "name": "http", "protocol": "TCP"}, {"port": 53, "protocol": "UDP"}]}});
+/// let body = b"{apiVersion: v1, kind: Service, metadata: {name: web}, spec: {ports: [{port: 80, targetPort: 8080}]}}";
+/// let applied = kstruct::patch::patch_served(&registry, Some(&stored), body, PatchType::Apply, &DecodeOptions::default())?;
+/// // Ports are keyed by port and protocol (TCP when unset): the same port, merged.
+/// assert_eq!(applied.object["spec"]["ports"][0], json!({"name": "http", "port": 80, "protocol": "TCP", "targetPort": 8080}));
+/// assert_eq!(applied.object["spec"]["ports"][1]["port"], 53);
+/// # Ok::<(), kstruct::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`patch`] and [`patch_builtin`]; [`Error::NoSuchKind`] as above.
+pub fn patch_served(
+    registry: &crate::Registry,
+    existing: Option<&Value>,
+    body: &[u8],
+    patch_type: PatchType,
+    options: &DecodeOptions,
+) -> Result<Decoded, Error> {
+    let named = match existing {
+        Some(e) => Some(e.clone()),
+        None => kstruct_schema::yaml::to_json_bytes(body).ok().map(|c| c.value),
+    };
+    let Some(Value::Object(named)) = named else {
+        // Nothing names a resource: the handler's own answer to the body.
+        return patch(registry, existing, body, patch_type, options);
+    };
+    let text = |k: &str| named.get(k).and_then(Value::as_str).unwrap_or("");
+    let (group, version) = crate::parse_group_version(text("apiVersion")).unwrap_or(("", ""));
+    let kind = text("kind");
+    if registry.find(group, kind).is_some() {
+        return patch(registry, existing, body, patch_type, options);
+    }
+    match registry.builtins() {
+        Some(kinds) if kinds.kind(group, version, kind).is_some() => {
+            patch_builtin(kinds, existing, body, patch_type, options)
+        }
+        _ => Err(Error::NoSuchKind {
+            group: group.to_string(),
+            kind: kind.to_string(),
+        }),
+    }
+}
+
 fn bad_request(message: String) -> Error {
     crate::error::refused(message, None)
 }
@@ -144,6 +202,15 @@ pub fn json<R: Resolve + ?Sized>(
     body: &[u8],
     options: &DecodeOptions,
 ) -> Result<Decoded, Error> {
+    json_patch_of(&Custom(target), existing, body, options)
+}
+
+fn json_patch_of<T: Patchable>(
+    target: &T,
+    existing: &Value,
+    body: &[u8],
+    options: &DecodeOptions,
+) -> Result<Decoded, Error> {
     let (decoded, old) = read(target, existing, body, options)?;
     let strict = options.field_validation != FieldValidation::Ignore;
     let body_report = if strict {
@@ -171,7 +238,7 @@ pub fn json<R: Resolve + ?Sized>(
         return Err(Error::TooManyOperations { count: ops.len() });
     }
     // The library patches the stored object's JSON, as the server encodes it.
-    let patched = json_patch::apply(kstruct_schema::go::marshal_json(&old).as_bytes(), &ops);
+    let patched = json_patch::apply(&target.encode(&old), &ops);
     let answer = match patched {
         Ok(patched) => finish(target, patched, &old, body_report, options),
         Err(cause) => Err(Error::PatchNotApplied { cause }),
@@ -196,6 +263,15 @@ pub fn merge<R: Resolve + ?Sized>(
     body: &[u8],
     options: &DecodeOptions,
 ) -> Result<Decoded, Error> {
+    merge_patch_of(&Custom(target), existing, body, options)
+}
+
+fn merge_patch_of<T: Patchable>(
+    target: &T,
+    existing: &Value,
+    body: &[u8],
+    options: &DecodeOptions,
+) -> Result<Decoded, Error> {
     let (decoded, old) = read(target, existing, body, options)?;
     let strict = options.field_validation != FieldValidation::Ignore;
     let body_report = if strict {
@@ -214,7 +290,7 @@ pub fn merge<R: Resolve + ?Sized>(
         strict::Report::default()
     };
     // The library merges the body's text into the stored object's JSON.
-    let answer = match merge_patch::apply(kstruct_schema::go::marshal_json(&old).as_bytes(), body) {
+    let answer = match merge_patch::apply(&target.encode(&old), body) {
         Ok(patched) => finish(target, patched, &old, body_report, options),
         Err(e) => Err(bad_request(e.into())),
     };
@@ -226,15 +302,15 @@ pub fn merge<R: Resolve + ?Sized>(
 /// the stored object: a body over the size limit is a 413 and one that is not JSON a 400
 /// `invalid JSON patch`, before the stored object is looked up. The value read is what the
 /// strict and the library's decodings then look at.
-fn read<R: Resolve + ?Sized>(
-    target: &R,
+fn read<T: Patchable>(
+    target: &T,
     existing: &Value,
     body: &[u8],
     options: &DecodeOptions,
 ) -> Result<(crate::json::DecodedJson, Value), Error> {
     check_size(body, options)?;
     let decoded = crate::json::decode(body).map_err(|_| bad_request("invalid JSON patch".into()))?;
-    match decode::update_stored(target, existing) {
+    match target.stored(existing) {
         Ok(old) => Ok((decoded, old)),
         Err(e) => {
             crate::json::dispose(decoded.value);
@@ -270,8 +346,8 @@ fn unknown_paths<P: Pipeline + ?Sized>(pipeline: Option<&P>, obj: &Value) -> Vec
 
 /// Decodes the patched document (the library's text: what the patch wrote keeps its text)
 /// through the write path and updates with it.
-fn finish<R: Resolve + ?Sized>(
-    target: &R,
+fn finish<T: Patchable>(
+    target: &T,
     patched: Vec<u8>,
     old: &Value,
     body_report: strict::Report,
@@ -296,7 +372,7 @@ fn finish<R: Resolve + ?Sized>(
         let error = FieldError::invalid(&Path::new("patch"), BadValue::String(patched_json.clone()), detail);
         decode::invalid("", "", "", vec![error])
     };
-    let mut decoded = match decode::request_by_value(target, &patched, &decode, None) {
+    let mut decoded = match target.decode_patched(&patched, &decode, old) {
         Ok(d) => d,
         // The patch's own strict errors are dropped: the result does not decode at all.
         Err(Error::Rejected(r)) => return Err(invalid(r.cause)),
@@ -318,10 +394,137 @@ fn finish<R: Resolve + ?Sized>(
         Vec::<String>::new().into()
     };
     decoded.duplicate_fields = body_report.duplicates.into();
-    decode::update_finish(target, decoded, old, options.validate, decode::Via::Patch).map(|mut d| {
-        decode::set_resource_version(&mut d.object, options.resource_version);
-        d
+    target.update(decoded, old, options)
+}
+
+/// What a JSON or merge patch is applied to: a custom resource's endpoint, or one of
+/// Kubernetes' own kinds. The handler's steps are the same; reading and encoding the stored
+/// object, decoding the patched one and the update after it are the target's.
+trait Patchable {
+    /// The stored object, as the server reads it from storage.
+    fn stored(&self, existing: &Value) -> Result<Value, Error>;
+    /// The stored object's JSON, as the server encodes it for the patch library.
+    fn encode(&self, old: &Value) -> Vec<u8>;
+    /// The patched document decoded through the write path (fieldValidation Warn or Ignore).
+    fn decode_patched(&self, patched: &[u8], options: &DecodeOptions, old: &Value) -> Result<Decoded, Error>;
+    /// The update's steps after decoding.
+    fn update(&self, decoded: Decoded, old: &Value, options: &DecodeOptions) -> Result<Decoded, Error>;
+}
+
+/// A custom resource's endpoint.
+struct Custom<'a, R: ?Sized>(&'a R);
+
+impl<R: Resolve + ?Sized> Patchable for Custom<'_, R> {
+    fn stored(&self, existing: &Value) -> Result<Value, Error> {
+        decode::update_stored(self.0, existing)
+    }
+
+    fn encode(&self, old: &Value) -> Vec<u8> {
+        kstruct_schema::go::marshal_json(old).into_bytes()
+    }
+
+    fn decode_patched(&self, patched: &[u8], options: &DecodeOptions, _old: &Value) -> Result<Decoded, Error> {
+        decode::request_by_value(self.0, patched, options, None)
+    }
+
+    fn update(&self, decoded: Decoded, old: &Value, options: &DecodeOptions) -> Result<Decoded, Error> {
+        decode::update_finish(self.0, decoded, old, options.validate, decode::Via::Patch).map(|mut d| {
+            decode::set_resource_version(&mut d.object, options.resource_version);
+            d
+        })
+    }
+}
+
+impl Patchable for BuiltinKinds {
+    fn stored(&self, existing: &Value) -> Result<Value, Error> {
+        read_stored_builtin(self, existing)
+    }
+
+    fn encode(&self, old: &Value) -> Vec<u8> {
+        // The encoder writes the Go types' fields in their order, and the patch library keeps
+        // the document's order: the 422 quotes the patched object in it.
+        let text = kstruct_schema::go::marshal_json(old).into_bytes();
+        let lenient = DecodeOptions {
+            field_validation: FieldValidation::Ignore,
+            format: BodyFormat::Json,
+            max_body_size: None,
+            ..DecodeOptions::default()
+        };
+        let mut out = Vec::with_capacity(text.len());
+        match self.decode_bytes(&text, &lenient, &mut out) {
+            Ok(_) => out,
+            // `old` was read by the same types: it always reads again.
+            Err(_) => text,
+        }
+    }
+
+    fn decode_patched(&self, patched: &[u8], options: &DecodeOptions, old: &Value) -> Result<Decoded, Error> {
+        // The patched object is decoded into the stored object's kind: one that names another
+        // group or kind gets an answer kstruct does not model.
+        let text = |k: &str| old.get(k).and_then(Value::as_str).unwrap_or("");
+        let (group, version) = crate::parse_group_version(text("apiVersion")).unwrap_or(("", ""));
+        let endpoint = crate::GroupVersionKind::new(group, version, text("kind"));
+        self.decode_at(Some(&endpoint), patched, options)
+    }
+
+    fn update(&self, decoded: Decoded, _old: &Value, _options: &DecodeOptions) -> Result<Decoded, Error> {
+        // The kind's registry strategy, defaulting and validation are not modelled.
+        Ok(decoded)
+    }
+}
+
+/// A stored object of a built-in kind read into its Go types; one they cannot read is not
+/// something the server stores.
+fn read_stored_builtin(kinds: &BuiltinKinds, existing: &Value) -> Result<Value, Error> {
+    kinds.read_object(existing).map_err(|e| {
+        Error::NotModelled(format!(
+            "a stored object the kind's Go types cannot read ({e}): the API server stores none such"
+        ))
     })
+}
+
+/// Applies a patch of `patch_type` to the stored object `existing` of one of Kubernetes' own
+/// kinds, as the API server's patch handler does up to the kind's own steps: a JSON or merge
+/// patch as [`json`] and [`merge`] apply one (the stored object encoded in the Go types'
+/// field order, the patched object decoded into the Go types: their strict and type errors
+/// are the 422 `Invalid` on `patch` quoting it), a server-side apply as [`apply_builtin`].
+///
+/// **Not modelled**: the kind's defaulting, registry strategy (generation, status, name
+/// checks) and validation, which the server runs next. The object returned is the patched
+/// one read into the Go types.
+///
+/// ```
+/// use kstruct::builtin::{BuiltinKinds, Release};
+/// use kstruct::patch::PatchType;
+/// use kstruct::{DecodeOptions, FieldValidation};
+/// use serde_json::json;
+///
+/// let kinds = BuiltinKinds::new(Release::newest());
+/// let stored = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"a": "1"}});
+/// let strict = DecodeOptions { field_validation: FieldValidation::Strict, ..DecodeOptions::default() };
+/// let err = kstruct::patch::patch_builtin(&kinds, Some(&stored), br#"{"data": {"b": 2}}"#, PatchType::Merge, &strict)
+///     .unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     r#" "" is invalid: patch: Invalid value: "{\"apiVersion\":\"v1\",\"data\":{\"a\":\"1\",\"b\":2},\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c\"}}": json: cannot unmarshal number into Go struct field ConfigMap.data of type string"#
+/// );
+/// ```
+///
+/// # Errors
+/// As [`json`], [`merge`] and [`apply_builtin`].
+pub fn patch_builtin(
+    kinds: &BuiltinKinds,
+    existing: Option<&Value>,
+    body: &[u8],
+    patch_type: PatchType,
+    options: &DecodeOptions,
+) -> Result<Decoded, Error> {
+    match (patch_type, existing) {
+        (PatchType::Apply, existing) => apply_builtin(kinds, existing, body, options),
+        (_, None) => Err(Error::NotFound),
+        (PatchType::Json, Some(e)) => json_patch_of(kinds, e, body, options),
+        (PatchType::Merge, Some(e)) => merge_patch_of(kinds, e, body, options),
+    }
 }
 
 #[cfg(test)]

@@ -664,3 +664,104 @@ fn root_keys_a_schema_preserves_count_for_the_generation() {
     // `1.0` decodes as a float, which is not the stored integer `1`.
     assert_eq!(generation(br#"{"data": {"k": 1.0}}"#), 3);
 }
+
+mod builtin {
+    use super::*;
+    use crate::builtin::{BuiltinKinds, Release};
+
+    fn kinds() -> BuiltinKinds {
+        BuiltinKinds::new(Release::newest())
+    }
+
+    fn deployment() -> Value {
+        json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "shop"},
+            "spec": {"replicas": 1, "template": {"spec": {"containers": [{"name": "web", "image": "nginx"}]}}}})
+    }
+
+    #[test]
+    fn json_and_merge_patches_decode_the_result_into_the_go_types() {
+        let patch = br#"[{"op": "replace", "path": "/spec/replicas", "value": 3},
+            {"op": "add", "path": "/spec/replicaz", "value": 1, "why": "x"}]"#;
+        let err = patch_builtin(
+            &kinds(),
+            Some(&deployment()),
+            patch,
+            PatchType::Json,
+            &opts(FieldValidation::Strict),
+        )
+        .unwrap_err();
+        assert_eq!(err.status().code, 422);
+        assert!(
+            err.to_string().ends_with(
+                r#"strict decoding error: json patch unknown field "[1].why", unknown field "spec.replicaz""#
+            ),
+            "{err}"
+        );
+        let warned = patch_builtin(
+            &kinds(),
+            Some(&deployment()),
+            patch,
+            PatchType::Json,
+            &opts(FieldValidation::Warn),
+        )
+        .unwrap();
+        assert_eq!(
+            warned.warnings,
+            [
+                r#"json patch unknown field "[1].why""#,
+                r#"unknown field "spec.replicaz""#
+            ]
+        );
+        assert_eq!(warned.object["spec"]["replicas"], 3);
+        assert!(warned.object["spec"].get("replicaz").is_none());
+        // Written back by the Go types: zero values of what the stored object left out.
+        assert_eq!(warned.object["spec"]["strategy"], json!({}));
+
+        // A type error hides the strict errors, as the decoder's does.
+        let merge = br#"{"spec": {"replicas": "3", "x": 1}}"#;
+        let err = patch_builtin(
+            &kinds(),
+            Some(&deployment()),
+            merge,
+            PatchType::Merge,
+            &opts(FieldValidation::Strict),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string().ends_with(
+                ": json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32"
+            ),
+            "{err}"
+        );
+        // Nothing stored: the server's 404.
+        assert!(matches!(
+            patch_builtin(&kinds(), None, merge, PatchType::Merge, &opts(FieldValidation::Warn)),
+            Err(Error::NotFound)
+        ));
+    }
+
+    #[test]
+    fn the_stored_object_is_encoded_in_the_go_types_order() {
+        // The library keeps what the patch does not walk as the encoder wrote it.
+        let encoded = String::from_utf8(kinds().encode(&deployment())).unwrap();
+        assert!(
+            encoded.starts_with(r#"{"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"web","namespace":"shop"},"spec":{"replicas":1,"#),
+            "{encoded}"
+        );
+    }
+
+    #[test]
+    fn a_patch_that_changes_the_kind_is_not_modelled() {
+        let merge = br#"{"kind": "StatefulSet"}"#;
+        assert!(matches!(
+            patch_builtin(
+                &kinds(),
+                Some(&deployment()),
+                merge,
+                PatchType::Merge,
+                &opts(FieldValidation::Warn)
+            ),
+            Err(Error::NotModelled(_))
+        ));
+    }
+}
