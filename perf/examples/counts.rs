@@ -5,7 +5,10 @@
 //! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/counts small bytes-warn
 //! ```
 //!
-//! Workloads: `small` (2,000 objects of ~2.5 KB), `large` (100 of ~61 KB), `corpus` (the
+//! Workloads: `small` (2,000 objects of ~2.5 KB), `large` (100 of ~61 KB), `builtins` (900
+//! Helm-style Deployments of ~2 KB: `typed-ignore`, `typed-warn`, the built-in kind's
+//! `decode_bytes`; `crd-ignore`, the same documents as a custom resource of the Deployment's
+//! schema, by the byte walk; `serde`; `none`), `corpus` (the
 //! corpus's 1,301 instances, when ../shared is present: `serde`, `walk-*`, counted with
 //! `--toggle-collect=counts::corpus_pass`; also `sonic`). Paths: `none`
 //! (setup only: subtract it), `serde` (serde_json bytes -> Value -> bytes, the baseline),
@@ -32,6 +35,9 @@ fn main() {
     };
     if workload == "corpus" {
         return corpus(path);
+    }
+    if workload == "builtins" {
+        return builtins(path);
     }
     let docs = match workload.as_str() {
         "small" => objects("small.jsonl", 2_000),
@@ -78,6 +84,41 @@ fn main() {
             }
             _ => {
                 std::hint::black_box(compiled.decode_bytes(d, &opts, &mut out).unwrap());
+            }
+        }
+        std::hint::black_box(&out);
+    }
+}
+
+/// The `builtins` workload: a built-in Deployment decoded as the server decodes it, against
+/// the same documents as a custom resource of the same shape.
+fn builtins(path: &str) {
+    use kstruct::builtin::{BuiltinKinds, Release};
+    let docs = kstruct_perf::builtins::deployments(900);
+    let kinds = BuiltinKinds::new(Release::newest());
+    let crd = kstruct_perf::builtins::deployment_crd(Release::newest());
+    let as_crd: Vec<Vec<u8>> = docs
+        .iter()
+        .map(|d| kstruct_perf::builtins::as_custom_resource(d))
+        .collect();
+    let opts = options(path);
+    let mut out = Vec::new();
+    // Plans are built before the counted documents (`none` counts this: subtract it).
+    let _ = kinds.decode_bytes(&docs[0], &opts, &mut out);
+    let _ = kstruct::scan::try_request_bytes(&crd, &as_crd[0], &opts, &mut out);
+    for (d, c) in docs.iter().zip(&as_crd) {
+        out.clear();
+        match path {
+            "none" => {}
+            "serde" => {
+                let v: serde_json::Value = serde_json::from_slice(d).unwrap();
+                out.extend(serde_json::to_vec(&v).unwrap());
+            }
+            "crd-ignore" | "crd-warn" => {
+                std::hint::black_box(kstruct::scan::try_request_bytes(&crd, c, &opts, &mut out).expect("walked"));
+            }
+            _ => {
+                std::hint::black_box(kinds.decode_bytes(d, &opts, &mut out).unwrap());
             }
         }
         std::hint::black_box(&out);

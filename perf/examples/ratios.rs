@@ -152,15 +152,7 @@ fn builtins(rounds: usize) {
     let docs = kstruct_perf::builtins::deployments(600);
     let as_cr: Vec<Vec<u8>> = docs
         .iter()
-        .map(|d| {
-            let text = String::from_utf8(d.clone()).unwrap();
-            text.replacen(
-                "\"apiVersion\":\"apps/v1\"",
-                "\"apiVersion\":\"perf.example.com/v1\"",
-                1,
-            )
-            .into_bytes()
-        })
+        .map(|d| kstruct_perf::builtins::as_custom_resource(d))
         .collect();
     let crd = kstruct_perf::builtins::deployment_crd(Release::newest());
     let kinds = BuiltinKinds::new(Release::newest());

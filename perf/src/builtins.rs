@@ -28,6 +28,18 @@ pub fn deployments(n: usize) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// A document of [`deployments`] as an object of [`deployment_crd`]'s custom resource (the
+/// same bytes under another group).
+pub fn as_custom_resource(d: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8(d.to_vec()).unwrap();
+    text.replacen(
+        "\"apiVersion\":\"apps/v1\"",
+        "\"apiVersion\":\"perf.example.com/v1\"",
+        1,
+    )
+    .into_bytes()
+}
+
 fn labels(i: usize) -> Value {
     json!({
         "app.kubernetes.io/name": format!("app{}", i % 17),

@@ -50,18 +50,26 @@ pub(crate) struct Struct {
     /// The fields written when the body does not set them (their zero value is not left out),
     /// by index, in order.
     pub always: Vec<usize>,
-    /// (JSON name, field index) sorted by name, for structs with many fields.
-    index: Option<Vec<(&'static str, usize)>>,
+    /// For structs with many fields: ((first eight bytes, length), JSON name, field index),
+    /// sorted. Names are told apart by the numbers first, nearly always without comparing
+    /// their bytes.
+    index: Option<Vec<NameEntry>>,
 }
+
+/// An entry of [`Struct`]'s name index: ((first eight bytes, length), JSON name, field index).
+type NameEntry = ((u64, usize), &'static str, usize);
 
 impl Struct {
     /// The field the decoder matches `key` to (case-sensitively).
     pub(crate) fn field(&self, key: &str) -> Option<usize> {
         match &self.index {
-            Some(index) => index
-                .binary_search_by(|(name, _)| name.cmp(&key))
-                .ok()
-                .map(|at| index[at].1),
+            Some(index) => {
+                let head = (crate::text::head_of(key.as_bytes()), key.len());
+                index
+                    .binary_search_by(|(h, name, _)| h.cmp(&head).then_with(|| (*name).cmp(key)))
+                    .ok()
+                    .map(|at| index[at].2)
+            }
             None => self.fields.iter().position(|f| f.json == key),
         }
     }
@@ -404,7 +412,11 @@ impl Builder {
             })
             .collect();
         let index = (fields.len() > 8).then(|| {
-            let mut index: Vec<(&'static str, usize)> = fields.iter().enumerate().map(|(i, f)| (f.json, i)).collect();
+            let mut index: Vec<_> = fields
+                .iter()
+                .enumerate()
+                .map(|(i, f)| ((crate::text::head_of(f.json.as_bytes()), f.json.len()), f.json, i))
+                .collect();
             index.sort_unstable();
             index
         });

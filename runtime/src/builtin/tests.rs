@@ -603,3 +603,28 @@ fn every_kind_of_every_release() {
     // About 200 served kinds a release (lists included), eight releases.
     assert!(kinds_seen > 1500, "{kinds_seen}");
 }
+
+/// Strings and keys the byte walk copies as they are, and those it writes as Go's encoder
+/// escapes them, give the value path's bytes.
+#[test]
+fn strings_copied_or_escaped_as_the_encoder_writes_them() {
+    let kinds = kinds();
+    let texts = [
+        "plain",
+        "a<b>&c",
+        "tab\\there",
+        "del\u{7f}",
+        "caf\u{e9}",
+        "line\u{2028}sep",
+        "quote\\\"d",
+        "\\u00e9\\u2029",
+        "a-very-long-value-that-runs-past-sixteen-bytes-<-and-more",
+    ];
+    for text in texts {
+        let body = format!(
+            r#"{{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {{"name": "{text}", "labels": {{"{text}": "{text}"}}}}, "data": {{"{text}": "{text}"}}}}"#
+        );
+        let decoded = both_ways(&kinds, body.as_bytes(), &options(FieldValidation::Strict)).unwrap();
+        assert!(decoded.warnings.is_empty(), "{text}");
+    }
+}

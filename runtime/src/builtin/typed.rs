@@ -73,10 +73,18 @@ pub(crate) struct Outcome {
 
 const MAX_STRICT_ERRORS: usize = 100;
 
+/// The byte walk's buffers between walks on a thread (see [`Walker::take_buffers`]).
+type Buffers = (Vec<Vec<u8>>, Vec<Vec<(usize, usize, usize)>>);
+
+thread_local! {
+    static BUFFERS: std::cell::RefCell<Buffers> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+}
+
 /// One decoding pass.
 pub(crate) struct Walker<'a> {
     pub(super) input: &'a [u8],
-    /// The input as text, when it is valid UTF-8 (keys are then borrowed from it).
+    /// The input as text, when it is valid UTF-8 (keys are then borrowed from it): one check
+    /// of the whole input costs less than one per key.
     text: Option<&'a str>,
     pub(super) pos: usize,
     pub(super) plan: &'static Plan,
@@ -115,6 +123,35 @@ impl<'a> Walker<'a> {
             bufs: Vec::new(),
             slots: Vec::new(),
         }
+    }
+
+    /// Takes the byte walk's buffers left by earlier walks on this thread: each struct and
+    /// map level writes into one, and a document of a few kilobytes would otherwise allocate
+    /// and grow a dozen of them.
+    pub(super) fn take_buffers(&mut self) {
+        BUFFERS.with(|b| {
+            if let Ok(mut b) = b.try_borrow_mut() {
+                std::mem::swap(&mut self.bufs, &mut b.0);
+                std::mem::swap(&mut self.slots, &mut b.1);
+            }
+        });
+    }
+
+    /// Leaves the buffers for the next walk on this thread (a few, of bounded size: a huge
+    /// document's are freed).
+    pub(super) fn give_buffers(&mut self) {
+        const KEEP: usize = 64;
+        const KEEP_BYTES: usize = 1 << 16;
+        self.bufs.retain(|b| b.capacity() <= KEEP_BYTES);
+        self.bufs.truncate(KEEP);
+        self.slots.retain(|s| s.capacity() <= KEEP_BYTES);
+        self.slots.truncate(KEEP);
+        BUFFERS.with(|b| {
+            if let Ok(mut b) = b.try_borrow_mut() {
+                std::mem::swap(&mut self.bufs, &mut b.0);
+                std::mem::swap(&mut self.slots, &mut b.1);
+            }
+        });
     }
 
     /// Decodes the input into the struct type `root`.
@@ -185,17 +222,14 @@ impl<'a> Walker<'a> {
     /// case), decoded otherwise.
     pub(super) fn key(&mut self) -> std::borrow::Cow<'a, str> {
         let start = self.pos + 1;
-        if let Some(text) = self.text {
-            let end = self.input[start..]
-                .iter()
-                .position(|&c| c == b'"' || c == b'\\')
-                .map_or(self.input.len(), |n| start + n);
-            if self.input.get(end) == Some(&b'"')
-                && let Some(key) = text.get(start..end)
-            {
-                self.pos = end + 1;
-                return std::borrow::Cow::Borrowed(key);
-            }
+        // Keys without escapes are the input's own bytes (the syntax check ran before, so a
+        // stop is a quote or a backslash).
+        let end = crate::text::stop(self.input, start);
+        if self.input.get(end) == Some(&b'"')
+            && let Some(key) = self.text.and_then(|t| t.get(start..end))
+        {
+            self.pos = end + 1;
+            return std::borrow::Cow::Borrowed(key);
         }
         std::borrow::Cow::Owned(self.string())
     }

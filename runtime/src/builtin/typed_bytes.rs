@@ -39,11 +39,13 @@ impl Walker<'_> {
     ) -> Result<Outcome, Stop> {
         self.ws();
         let mark = out.len();
+        self.take_buffers();
         let result = if self.peek() == b'{' {
             self.struct_to(root, out, Some(type_meta))
         } else {
             Err(Stop::Repeated)
         };
+        self.give_buffers();
         match result {
             Ok(()) => match self.saved {
                 Some(e) => {
@@ -162,17 +164,11 @@ impl Walker<'_> {
     /// the characters it escapes), else decoded and escaped as Go escapes it.
     fn string_to(&mut self, out: &mut Vec<u8>) {
         let start = self.pos;
-        let mut i = start + 1;
-        while let Some(&c) = self.input.get(i) {
-            match c {
-                b'"' => {
-                    self.pos = i + 1;
-                    out.extend_from_slice(&self.input[start..self.pos]);
-                    return;
-                }
-                b'\\' | b'<' | b'>' | b'&' | 0..0x20 | 0x7f.. => break,
-                _ => i += 1,
-            }
+        let (end, escaped) = crate::text::run(self.input, start + 1);
+        if !escaped && self.input.get(end) == Some(&b'"') {
+            self.pos = end + 1;
+            out.extend_from_slice(&self.input[start..self.pos]);
+            return;
         }
         let s = self.string();
         kstruct_schema::go::write_string(out, &s);
