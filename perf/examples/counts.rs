@@ -59,10 +59,7 @@ fn main() {
         out.clear();
         match path.as_str() {
             "none" => {}
-            "serde" => {
-                let v: serde_json::Value = serde_json::from_slice(d).unwrap();
-                out.extend(serde_json::to_vec(&v).unwrap());
-            }
+            "serde" => serde_round_trip(d, &mut out),
             "sonic" => {
                 std::hint::black_box(sonic_rs::from_slice::<sonic_rs::Value>(d).unwrap());
             }
@@ -110,10 +107,7 @@ fn builtins(path: &str) {
         out.clear();
         match path {
             "none" => {}
-            "serde" => {
-                let v: serde_json::Value = serde_json::from_slice(d).unwrap();
-                out.extend(serde_json::to_vec(&v).unwrap());
-            }
+            "serde" => serde_round_trip(d, &mut out),
             "crd-ignore" | "crd-warn" => {
                 std::hint::black_box(kstruct::scan::try_request_bytes(&crd, c, &opts, &mut out).expect("walked"));
             }
@@ -123,6 +117,12 @@ fn builtins(path: &str) {
         }
         std::hint::black_box(&out);
     }
+}
+
+/// The baseline: serde_json bytes -> `Value` -> bytes.
+fn serde_round_trip(d: &[u8], out: &mut Vec<u8>) {
+    let v: serde_json::Value = serde_json::from_slice(d).unwrap();
+    out.extend(serde_json::to_vec(&v).unwrap());
 }
 
 /// `check-warn`: the walk's bytes, warnings and unknown-field paths under Warn are the
@@ -184,10 +184,7 @@ fn corpus_pass(
         out.clear();
         match path {
             "none" => {}
-            "serde" => {
-                let v: serde_json::Value = serde_json::from_slice(d).unwrap();
-                out.extend(serde_json::to_vec(&v).unwrap());
-            }
+            "serde" => serde_round_trip(d, out),
             "walk-ignore" | "walk-warn" => {
                 let report = kstruct::scan::try_request_bytes(&**crd, d, opts, out);
                 std::hint::black_box(report.expect("walked"));

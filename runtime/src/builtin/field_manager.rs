@@ -22,6 +22,8 @@ use std::sync::{Arc, LazyLock, Mutex};
 use kstruct_builtins::{Catalog, Field, GoType, Release, TypeDef, TypeShape};
 use kstruct_schema::{AdditionalProperties, Structural};
 
+use crate::interop::markers;
+
 /// The field manager's schema of the Go type `type_name` (a kind's root type) in `catalog`'s
 /// release, built once per release and type; `None` when the type recurses or names a type
 /// the facts do not hold.
@@ -93,14 +95,7 @@ impl Builder<'_> {
         };
         self.stack.pop();
         let mut s = built?;
-        for m in def.markers() {
-            let ext = &mut s.extensions;
-            if let Some(v) = m.strip_prefix("structType=").or_else(|| m.strip_prefix("mapType=")) {
-                ext.x_map_type.get_or_insert_with(|| v.to_owned());
-            } else if let Some(v) = m.strip_prefix("listType=") {
-                ext.x_list_type.get_or_insert_with(|| v.to_owned());
-            }
-        }
+        markers::type_markers(&mut s, def.markers());
         Ok(s)
     }
 
@@ -118,16 +113,8 @@ impl Builder<'_> {
                 continue;
             };
             let mut property = self.go_type(field.go_type())?;
-            let ext = &mut property.extensions;
-            if let Some(list_type) = field.marker("listType") {
-                ext.x_list_type = Some(list_type.to_owned());
-                if list_type == "map" {
-                    ext.x_list_map_keys = Some(field.list_map_keys().iter().map(|k| (*k).to_owned()).collect());
-                }
-            }
-            if let Some(map_type) = field.marker("mapType").or_else(|| field.marker("structType")) {
-                ext.x_map_type = Some(map_type.to_owned());
-            }
+            // A field's markers win over its type's (openapi-gen's override on the reference).
+            markers::field_markers(&mut property.extensions, field);
             property.generic.default = self.key_default(field);
             s.properties.insert(json.to_owned(), property);
         }

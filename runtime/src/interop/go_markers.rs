@@ -9,6 +9,8 @@
 //! values by their element types) and each marker written where controller-gen writes it.
 
 use kstruct_builtins::{Catalog, GoType, Release, TypeDef, TypeShape};
+
+use super::markers::{field_markers, type_markers};
 use kstruct_schema::{AdditionalProperties, Structural};
 
 /// The release of the Kubernetes types the binary's k8s-openapi was built for (its one
@@ -78,16 +80,7 @@ impl Walk {
             let Some(property) = schema.properties.get_mut(json) else {
                 continue;
             };
-            let ext = &mut property.extensions;
-            if let Some(list_type) = field.marker("listType") {
-                ext.x_list_type = Some(list_type.to_owned());
-                if list_type == "map" {
-                    ext.x_list_map_keys = Some(field.list_map_keys().iter().map(|k| (*k).to_owned()).collect());
-                }
-            }
-            if let Some(map_type) = field.marker("mapType").or_else(|| field.marker("structType")) {
-                ext.x_map_type = Some(map_type.to_owned());
-            }
+            field_markers(&mut property.extensions, field);
             if let Some(default) = field.marker("default") {
                 // `+default="TCP"`, `+default=0`: JSON. A `+default=ref(...)` constant is
                 // the facts' `defaultRef`, left out as controller-gen leaves it out.
@@ -113,19 +106,6 @@ impl Walk {
             },
             GoType::Named(name) => self.type_name(schema, name),
             GoType::Builtin(_) | GoType::Interface => Ok(()),
-        }
-    }
-}
-
-/// A named type's own markers (`type ResourceList map[...]` with `+mapType=...`, a struct's
-/// `+structType=atomic`), where its field's markers say nothing.
-fn type_markers(schema: &mut Structural, markers: &[&str]) {
-    for m in markers {
-        let ext = &mut schema.extensions;
-        if let Some(v) = m.strip_prefix("structType=").or_else(|| m.strip_prefix("mapType=")) {
-            ext.x_map_type.get_or_insert_with(|| v.to_owned());
-        } else if let Some(v) = m.strip_prefix("listType=") {
-            ext.x_list_type.get_or_insert_with(|| v.to_owned());
         }
     }
 }

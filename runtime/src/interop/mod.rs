@@ -6,6 +6,7 @@ mod go_markers;
 pub mod json_schema;
 #[cfg(feature = "k8s-openapi")]
 mod k8s_openapi;
+pub(crate) mod markers;
 #[cfg(feature = "schemars")]
 pub mod schemars;
 
