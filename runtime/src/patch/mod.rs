@@ -140,11 +140,15 @@ pub fn patch_served(
     patch_type: PatchType,
     options: &DecodeOptions,
 ) -> Result<Decoded, Error> {
+    let read;
     let named = match existing {
-        Some(e) => Some(e.clone()),
-        None => kstruct_schema::yaml::to_json_bytes(body).ok().map(|c| c.value),
+        Some(e) => e,
+        None => {
+            read = kstruct_schema::yaml::to_json_bytes(body).map(|c| c.value);
+            read.as_ref().unwrap_or(&Value::Null)
+        }
     };
-    let Some(Value::Object(named)) = named else {
+    let Value::Object(named) = named else {
         // Nothing names a resource: the handler's own answer to the body.
         return patch(registry, existing, body, patch_type, options);
     };

@@ -751,6 +751,74 @@ mod builtin {
     }
 
     #[test]
+    fn a_registry_routes_patches_to_its_crds_or_its_built_in_kinds() {
+        let crd = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Widget, plural: widgets}
+  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object,
+    properties: {spec: {type: object, properties: {size: {type: integer}}}}}}}]
+";
+        let mut registry = crate::Registry::new().with_builtins(Release::newest());
+        registry.add_yaml(crd, "widgets.yaml").unwrap();
+        let widget = patch_served(
+            &registry,
+            Some(&stored()),
+            br#"{"spec": {"size": 7, "x": 1}}"#,
+            PatchType::Merge,
+            &opts(FieldValidation::Warn),
+        )
+        .unwrap();
+        // The CRD's path: pruned, the generation bumped by the update.
+        assert_eq!(widget.object["spec"], json!({"size": 7}));
+        assert_eq!(widget.object["metadata"]["generation"], 3);
+        let body =
+            b"{apiVersion: apps/v1, kind: Deployment, metadata: {name: web, namespace: shop}, spec: {replicas: 5}}";
+        let applied = patch_served(
+            &registry,
+            Some(&deployment()),
+            body,
+            PatchType::Apply,
+            &opts(FieldValidation::Warn),
+        )
+        .unwrap();
+        assert_eq!(applied.object["spec"]["replicas"], 5);
+        assert_eq!(
+            applied.object["spec"]["template"]["spec"]["containers"][0]["name"],
+            "web"
+        );
+        // An apply that creates is routed by its body.
+        let created = patch_served(&registry, None, body, PatchType::Apply, &opts(FieldValidation::Warn)).unwrap();
+        assert_eq!(created.object["spec"]["replicas"], 5);
+        // Nothing serves it: the registry's 404.
+        let gadget = json!({"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": {"name": "g"}});
+        assert!(matches!(
+            patch_served(
+                &registry,
+                Some(&gadget),
+                b"{}",
+                PatchType::Merge,
+                &opts(FieldValidation::Warn)
+            ),
+            Err(Error::NoSuchKind { .. })
+        ));
+        let without = crate::Registry::new();
+        assert!(matches!(
+            patch_served(
+                &without,
+                Some(&deployment()),
+                b"{}",
+                PatchType::Merge,
+                &opts(FieldValidation::Warn)
+            ),
+            Err(Error::NoSuchKind { .. })
+        ));
+    }
+
+    #[test]
     fn a_patch_that_changes_the_kind_is_not_modelled() {
         let merge = br#"{"kind": "StatefulSet"}"#;
         assert!(matches!(
