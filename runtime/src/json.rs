@@ -555,7 +555,8 @@ impl<'a> Stream<'a> {
         self.key_with(Self::skip_string)
     }
 
-    fn key_with<T>(&mut self, read: fn(&mut Self) -> Result<T, JsonError>) -> Result<T, JsonError> {
+    #[inline(always)]
+    fn key_with<T>(&mut self, read: impl FnOnce(&mut Self) -> Result<T, JsonError>) -> Result<T, JsonError> {
         match self.input.get(self.pos) {
             Some(b'"') => {}
             Some(_) => {
@@ -682,10 +683,7 @@ impl<'a> Stream<'a> {
     /// building it unless it has escapes or control characters.
     fn skip_string(&mut self) -> Result<(), JsonError> {
         let b = self.input;
-        let mut i = self.pos + 1;
-        while i < b.len() && !STRING_STOP[b[i] as usize] {
-            i += 1;
-        }
+        let i = crate::text::stop(b, self.pos + 1);
         if i < b.len() && b[i] == b'"' {
             self.pos = i + 1;
             return Ok(());
@@ -698,10 +696,7 @@ impl<'a> Stream<'a> {
         let start = self.pos;
         self.pos += 1;
         // Fast path: no escapes and valid UTF-8 up to the closing quote.
-        let mut i = self.pos;
-        while i < b.len() && !STRING_STOP[b[i] as usize] {
-            i += 1;
-        }
+        let i = crate::text::stop(b, self.pos);
         if i < b.len()
             && b[i] == b'"'
             && let Ok(s) = std::str::from_utf8(&b[self.pos..i])
@@ -808,19 +803,6 @@ impl<'a> Stream<'a> {
         Ok(v)
     }
 }
-
-/// Bytes that end a string's fast path: the closing quote, an escape, a control character.
-static STRING_STOP: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 0x20 {
-        t[b] = true;
-        b += 1;
-    }
-    t[b'"' as usize] = true;
-    t[b'\\' as usize] = true;
-    t
-};
 
 /// The value of a hexadecimal digit of a `\u` escape.
 fn hex_digit(c: u8) -> Option<u32> {

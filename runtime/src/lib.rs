@@ -40,7 +40,7 @@
 //!
 //! | layer | modules | what they hold |
 //! |---|---|---|
-//! | 0 | `json` · `text` · `status` · `layering` | the API server's JSON decoder; byte scanning; `metav1.Status` and `Warning` headers; the test that keeps this table |
+//! | 0 | `text` · `json` · `status` · `layering` | byte scanning; the API server's JSON decoder; `metav1.Status` and `Warning` headers; the test that keeps this table |
 //! | 1 | `gvk` · `texts` | group, version and kind, `parse_group_version`; `TextList` and span sorting |
 //! | 2 | `error` · `format` · `messages` | [`Error`], [`Rejection`], [`Invalid`](decode::Invalid), [`Problem`]; [`BodyFormat`], [`FieldValidation`]; Go's error and warning texts |
 //! | 3 | `input` · `source` | reading manifests as kubectl does; field paths' lines and columns |
