@@ -752,18 +752,11 @@ mod builtin {
 
     #[test]
     fn a_registry_routes_patches_to_its_crds_or_its_built_in_kinds() {
-        let crd = "apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.com}
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {kind: Widget, plural: widgets}
-  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object,
-    properties: {spec: {type: object, properties: {size: {type: integer}}}}}}}]
-";
         let mut registry = crate::Registry::new().with_builtins(Release::newest());
-        registry.add_yaml(crd, "widgets.yaml").unwrap();
+        registry.add(crate::test_support::widget_definition(
+            json!({"type": "object", "properties": {
+            "spec": {"type": "object", "properties": {"size": {"type": "integer"}}}}}),
+        ));
         let widget = patch_served(
             &registry,
             Some(&stored()),
