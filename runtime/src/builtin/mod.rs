@@ -367,19 +367,32 @@ impl BuiltinKinds {
     /// written back as the encoder writes it.
     pub(crate) fn read_object(&self, object: &Value) -> Result<Value, Error> {
         let body = kstruct_schema::go::marshal_json(object).into_bytes();
-        let lenient = DecodeOptions {
-            field_validation: FieldValidation::Ignore,
-            format: crate::BodyFormat::Json,
-            max_body_size: None,
-            ..DecodeOptions::default()
-        };
-        Ok(self.run(None, &body, &lenient, None)?.object)
+        Ok(self.run(None, &body, &lenient(), None)?.object)
+    }
+
+    /// [`read_object`](Self::read_object), as the bytes the encoder writes (the Go fields'
+    /// order).
+    pub(crate) fn encode_object(&self, object: &Value) -> Result<Vec<u8>, Error> {
+        let body = kstruct_schema::go::marshal_json(object).into_bytes();
+        let mut out = Vec::with_capacity(body.len());
+        self.decode_bytes(&body, &lenient(), &mut out)?;
+        Ok(out)
     }
 
     /// Whether type errors name the embedded structs a promoted field passes through: the
     /// decoder of 1.35 and later (synced with Go 1.24's `encoding/json`).
     fn embedded_names(&self) -> bool {
         self.release() >= "1.35".parse().unwrap_or_else(|_| Release::newest())
+    }
+}
+
+/// How the server reads what it stores: JSON, nothing reported, no size limit.
+fn lenient() -> DecodeOptions {
+    DecodeOptions {
+        field_validation: FieldValidation::Ignore,
+        format: crate::BodyFormat::Json,
+        max_body_size: None,
+        ..DecodeOptions::default()
     }
 }
 

@@ -215,7 +215,7 @@ fn json_patch_of<T: Patchable>(
     body: &[u8],
     options: &DecodeOptions,
 ) -> Result<Decoded, Error> {
-    let (decoded, old) = read(target, existing, body, options)?;
+    let (decoded, old, old_json) = read(target, existing, body, options)?;
     let strict = options.field_validation != FieldValidation::Ignore;
     let body_report = if strict {
         match strict::json_patch_ops(&decoded, body) {
@@ -242,7 +242,7 @@ fn json_patch_of<T: Patchable>(
         return Err(Error::TooManyOperations { count: ops.len() });
     }
     // The library patches the stored object's JSON, as the server encodes it.
-    let patched = json_patch::apply(&target.encode(&old), &ops);
+    let patched = json_patch::apply(&old_json, &ops);
     let answer = match patched {
         Ok(patched) => finish(target, patched, &old, body_report, options),
         Err(cause) => Err(Error::PatchNotApplied { cause }),
@@ -276,7 +276,7 @@ fn merge_patch_of<T: Patchable>(
     body: &[u8],
     options: &DecodeOptions,
 ) -> Result<Decoded, Error> {
-    let (decoded, old) = read(target, existing, body, options)?;
+    let (decoded, old, old_json) = read(target, existing, body, options)?;
     let strict = options.field_validation != FieldValidation::Ignore;
     let body_report = if strict {
         match strict::merge_patch(decoded) {
@@ -294,7 +294,7 @@ fn merge_patch_of<T: Patchable>(
         strict::Report::default()
     };
     // The library merges the body's text into the stored object's JSON.
-    let answer = match merge_patch::apply(&target.encode(&old), body) {
+    let answer = match merge_patch::apply(&old_json, body) {
         Ok(patched) => finish(target, patched, &old, body_report, options),
         Err(e) => Err(bad_request(e.into())),
     };
@@ -311,11 +311,11 @@ fn read<T: Patchable>(
     existing: &Value,
     body: &[u8],
     options: &DecodeOptions,
-) -> Result<(crate::json::DecodedJson, Value), Error> {
+) -> Result<(crate::json::DecodedJson, Value, Vec<u8>), Error> {
     check_size(body, options)?;
     let decoded = crate::json::decode(body).map_err(|_| bad_request("invalid JSON patch".into()))?;
     match target.stored(existing) {
-        Ok(old) => Ok((decoded, old)),
+        Ok((old, old_json)) => Ok((decoded, old, old_json)),
         Err(e) => {
             crate::json::dispose(decoded.value);
             Err(e)
@@ -405,10 +405,9 @@ fn finish<T: Patchable>(
 /// Kubernetes' own kinds. The handler's steps are the same; reading and encoding the stored
 /// object, decoding the patched one and the update after it are the target's.
 trait Patchable {
-    /// The stored object, as the server reads it from storage.
-    fn stored(&self, existing: &Value) -> Result<Value, Error>;
-    /// The stored object's JSON, as the server encodes it for the patch library.
-    fn encode(&self, old: &Value) -> Vec<u8>;
+    /// The stored object, as the server reads it from storage, and its JSON, as the server
+    /// encodes it for the patch library.
+    fn stored(&self, existing: &Value) -> Result<(Value, Vec<u8>), Error>;
     /// The patched document decoded through the write path (fieldValidation Warn or Ignore).
     fn decode_patched(&self, patched: &[u8], options: &DecodeOptions, old: &Value) -> Result<Decoded, Error>;
     /// The update's steps after decoding.
@@ -419,12 +418,10 @@ trait Patchable {
 struct Custom<'a, R: ?Sized>(&'a R);
 
 impl<R: Resolve + ?Sized> Patchable for Custom<'_, R> {
-    fn stored(&self, existing: &Value) -> Result<Value, Error> {
-        decode::update_stored(self.0, existing)
-    }
-
-    fn encode(&self, old: &Value) -> Vec<u8> {
-        kstruct_schema::go::marshal_json(old).into_bytes()
+    fn stored(&self, existing: &Value) -> Result<(Value, Vec<u8>), Error> {
+        let old = decode::update_stored(self.0, existing)?;
+        let json = kstruct_schema::go::marshal_json(&old).into_bytes();
+        Ok((old, json))
     }
 
     fn decode_patched(&self, patched: &[u8], options: &DecodeOptions, _old: &Value) -> Result<Decoded, Error> {
@@ -440,26 +437,12 @@ impl<R: Resolve + ?Sized> Patchable for Custom<'_, R> {
 }
 
 impl Patchable for BuiltinKinds {
-    fn stored(&self, existing: &Value) -> Result<Value, Error> {
-        read_stored_builtin(self, existing)
-    }
-
-    fn encode(&self, old: &Value) -> Vec<u8> {
-        // The encoder writes the Go types' fields in their order, and the patch library keeps
-        // the document's order: the 422 quotes the patched object in it.
-        let text = kstruct_schema::go::marshal_json(old).into_bytes();
-        let lenient = DecodeOptions {
-            field_validation: FieldValidation::Ignore,
-            format: BodyFormat::Json,
-            max_body_size: None,
-            ..DecodeOptions::default()
-        };
-        let mut out = Vec::with_capacity(text.len());
-        match self.decode_bytes(&text, &lenient, &mut out) {
-            Ok(_) => out,
-            // `old` was read by the same types: it always reads again.
-            Err(_) => text,
-        }
+    fn stored(&self, existing: &Value) -> Result<(Value, Vec<u8>), Error> {
+        // Read once, as the encoder writes it: the patch library keeps the document's order,
+        // and the 422 quotes the patched object in it; the value is those bytes parsed.
+        let json = self.encode_object(existing).map_err(stored_unreadable)?;
+        let old = crate::json::decode(&json).map_err(|e| stored_unreadable(Error::NotModelled(e.to_string())))?;
+        Ok((old.value, json))
     }
 
     fn decode_patched(&self, patched: &[u8], options: &DecodeOptions, old: &Value) -> Result<Decoded, Error> {
@@ -480,11 +463,13 @@ impl Patchable for BuiltinKinds {
 /// A stored object of a built-in kind read into its Go types; one they cannot read is not
 /// something the server stores.
 fn read_stored_builtin(kinds: &BuiltinKinds, existing: &Value) -> Result<Value, Error> {
-    kinds.read_object(existing).map_err(|e| {
-        Error::NotModelled(format!(
-            "a stored object the kind's Go types cannot read ({e}): the API server stores none such"
-        ))
-    })
+    kinds.read_object(existing).map_err(stored_unreadable)
+}
+
+fn stored_unreadable(e: Error) -> Error {
+    Error::NotModelled(format!(
+        "a stored object the kind's Go types cannot read ({e}): the API server stores none such"
+    ))
 }
 
 /// Applies a patch of `patch_type` to the stored object `existing` of one of Kubernetes' own
