@@ -229,6 +229,7 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
     let mut emitter = Emitters {
         walks: Emitter::new(graph),
         validation: validation::emit::Emitter::new(&graphs.validation),
+        plans: Vec::new(),
     };
 
     // Group modules.
@@ -252,7 +253,7 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
                 &v.root,
                 gvk,
                 crd.preserve_unknown_fields,
-                quote!(super::super::__nodes),
+                quote!(super::super),
             );
             groups
                 .entry(crd.module.clone())
@@ -291,7 +292,7 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
         .filter(|(_, _, root)| !matches!(root, Root::Broken(_)))
         .map(|(name, type_name, root)| {
             let doc = format!(" The bare schema `{name}`.");
-            pipeline_type(&mut emitter, type_name, &doc, root, None, false, quote!(super::__nodes))
+            pipeline_type(&mut emitter, type_name, &doc, root, None, false, quote!(super))
         })
         .collect();
     let schema_module = (!schema_items.is_empty()).then(|| {
@@ -357,15 +358,35 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
 
     let (nodes, functions) = emitter.walks.finish();
     let (checks, check_functions) = emitter.validation.finish();
-    let scan_nodes = if graphs.scan.is_empty() {
+    // The plans are a table: written one entry per line, outside the pretty-printer (which
+    // would spread each entry over ten lines). The text is checked to parse.
+    let scan_module = if graphs.scan.is_empty() {
         None
     } else {
         let scan = std::mem::replace(&mut graphs.scan, kstruct::scan::PlanWriter::new("rt"));
-        let items: TokenStream = scan
-            .finish()
-            .parse()
-            .map_err(|e| Error::Input(format!("internal error: plan items: {e}")))?;
-        Some(items)
+        let mut items = scan.finish();
+        // Each pipeline's plan: its root in SCAN_NODES.
+        items.push_str(&format!(
+            "    /// Each pipeline's plan (a root in `SCAN_NODES`).\n    pub(super) static PLANS: [rt::ScanPlan; {}] = [\n",
+            emitter.plans.len()
+        ));
+        for (i, (root, exact)) in emitter.plans.iter().enumerate() {
+            let from = if *exact {
+                "from_static"
+            } else {
+                "from_static_bytes_only"
+            };
+            items.push_str(&format!(
+                "        /* {i} */ rt::ScanPlan::{from}(&SCAN_NODES, {root}),\n"
+            ));
+        }
+        items.push_str("    ];\n");
+        syn::parse_str::<syn::File>(&items).map_err(|e| Error::Input(format!("internal error: plan items: {e}")))?;
+        Some(format!(
+            "/// The byte walk's plans of every pipeline above, as static data.\n\
+             #[rustfmt::skip]\n\
+             mod __scan {{\n    use ::kstruct::compiled::v1 as rt;\n\n{items}}}\n"
+        ))
     };
     let (major, minor) = version();
     let (major, minor) = (
@@ -387,21 +408,23 @@ pub fn generate(sources: &Sources, prune_defaults: bool) -> Result<(String, Stat
 
         /// The walks of every distinct schema node, shared by all pipelines above.
         // Nested `if let`s stay nested: let chains would need the 2024 edition, and this file
-        // builds in any edition.
-        #[allow(clippy::collapsible_if, unused_imports)]
+        // builds in any edition. A list's walk stays a guarded loop inside its arm.
+        #[allow(clippy::collapsible_if, clippy::collapsible_match, unused_imports)]
         mod __nodes {
             use ::kstruct::compiled::v1 as rt;
             use rt::Value;
 
             #nodes
             #checks
-            #scan_nodes
         }
     };
     let syntax: syn::File = syn::parse2(file).map_err(|e| Error::Input(format!("internal error: {e}")))?;
     let body = prettyplease::unparse(&syntax);
     let mut code = header(sources);
     code.push_str(&body);
+    if let Some(scan) = scan_module {
+        code.push_str(&scan);
+    }
 
     stats.crds = crds.len();
     stats.pipelines = crds.iter().map(|c| c.versions.len()).sum::<usize>() + schemas.len();
@@ -442,6 +465,9 @@ fn header(sources: &Sources) -> String {
 struct Emitters<'g> {
     walks: Emitter<'g>,
     validation: validation::emit::Emitter<'g>,
+    /// The pipelines' plans (`PLANS` in `mod __scan`): each root node and whether its
+    /// defaults read back exactly, once.
+    plans: Vec<(u32, bool)>,
 }
 
 /// Every default and enum list must come back exactly as it was from the text the generated
@@ -473,8 +499,10 @@ fn pipeline_type(
     root: &Root,
     gvk: Option<(&str, &str, &str)>,
     preserve_unknown_fields: bool,
-    nodes: TokenStream,
+    up: TokenStream,
 ) -> TokenStream {
+    // The modules of node functions and of plans, from the pipeline's module.
+    let (nodes, plans) = (quote!(#up::__nodes), quote!(#up::__scan));
     let resource = gvk.map(|(g, v, k)| {
         quote! {
             fn resource(&self) -> Option<&rt::GroupVersionKind> {
@@ -499,17 +527,18 @@ fn pipeline_type(
             embedded: schema,
             scan,
         } => {
-            let scan = scan.map(|(i, exact)| {
-                let i = proc_macro2::Literal::u32_unsuffixed(i);
-                let from = if exact {
-                    quote!(from_static)
-                } else {
-                    quote!(from_static_bytes_only)
+            let scan = scan.map(|plan| {
+                let index = match emitter.plans.iter().position(|p| *p == plan) {
+                    Some(index) => index,
+                    None => {
+                        emitter.plans.push(plan);
+                        emitter.plans.len() - 1
+                    }
                 };
+                let index = proc_macro2::Literal::usize_unsuffixed(index);
                 quote! {
                     fn scan_plan(&self) -> Option<&rt::ScanPlan> {
-                        static PLAN: rt::ScanPlan = rt::ScanPlan::#from(&#nodes::SCAN_NODES, #i);
-                        Some(&PLAN)
+                        Some(&#plans::PLANS[#index])
                     }
                 }
             });
@@ -546,9 +575,6 @@ fn pipeline_type(
                     Embedded::Skeleton(json) => {
                         let skeleton = read_once(json);
                         quote! {
-                            fn has_validation_rules(&self) -> bool {
-                                false
-                            }
                             fn skeleton(&self) -> Option<&rt::Structural> {
                                 #skeleton
                             }
@@ -563,32 +589,22 @@ fn pipeline_type(
                 }
             };
             let emitter = &mut emitter.walks;
-            let walk = match emitter.request(Walk::Prune, *id) {
-                Some(f) => quote!(#nodes::#f),
-                None => quote!(|v, cx| cx.leaf(v)),
-            };
-            let resource = emitter.request(Walk::PruneResource, *id).map(|f| quote!(#nodes::#f));
             let all = match emitter.request(Walk::All, *id) {
                 Some(f) => quote!(#nodes::#f),
                 None => quote!(|v, cx| cx.leaf(v)),
             };
-            let all_resource = emitter.request(Walk::AllResource, *id).map(|f| quote!(#nodes::#f));
-            let nulls = match emitter.request(Walk::Nulls, *id) {
-                Some(f) => quote! { fn prune_nulls(&self, value: &mut Value) { #nodes::#f(value) } },
-                None => quote! { fn prune_nulls(&self, _: &mut Value) {} },
-            };
-            let default = match emitter.request(Walk::Default, *id) {
-                Some(f) => quote! { fn default(&self, value: &mut Value) { #nodes::#f(value) } },
-                None => quote! { fn default(&self, _: &mut Value) {} },
+            let all_resource = match emitter.request(Walk::AllResource, *id) {
+                Some(f) => quote!(#nodes::#f),
+                None => all.clone(),
             };
             let coerce = match emitter.request(Walk::Coerce, *id) {
                 Some(f) => quote! {
-                    fn coerce_embedded(&self, value: &mut Value, options: rt::CoerceOptions) -> Result<Vec<String>, rt::FieldError> {
+                    fn coerce_embedded(&self, value: &mut Value, options: rt::CoerceOptions) -> rt::Coerced {
                         rt::coerce(value, options, #nodes::#f)
                     }
                 },
                 None => quote! {
-                    fn coerce_embedded(&self, _: &mut Value, _: rt::CoerceOptions) -> Result<Vec<String>, rt::FieldError> {
+                    fn coerce_embedded(&self, _: &mut Value, _: rt::CoerceOptions) -> rt::Coerced {
                         Ok(Vec::new())
                     }
                 },
@@ -601,15 +617,10 @@ fn pipeline_type(
                 }
             });
             quote! {
-                fn prune(&self, value: &mut Value, options: rt::PruneOptions) -> rt::PruneReport {
-                    rt::prune(value, options, #walk, #resource)
-                }
-                fn prune_nulls_default(&self, value: &mut Value, options: rt::PruneOptions) -> rt::PruneReport {
-                    rt::prune(value, options, #all, #all_resource)
+                fn walk(&self, v: &mut Value, o: rt::PruneOptions, s: rt::Steps) -> rt::PruneReport {
+                    rt::walk(v, o, s, #all, #all_resource)
                 }
                 #validate
-                #nulls
-                #default
                 #coerce
                 #pruning_error
                 #scan
@@ -617,19 +628,14 @@ fn pipeline_type(
         }
         // No schema (or one the API server serves as none): as an interpreter without one.
         Root::NoSchema | Root::Broken(_) => quote! {
-            fn prune(&self, value: &mut Value, options: rt::PruneOptions) -> rt::PruneReport {
-                rt::NoSchema.prune(value, options)
+            fn walk(&self, v: &mut Value, o: rt::PruneOptions, s: rt::Steps) -> rt::PruneReport {
+                rt::NoSchema.walk(v, o, s)
             }
-            fn prune_nulls(&self, _: &mut Value) {}
-            fn default(&self, _: &mut Value) {}
-            fn coerce_embedded(&self, _: &mut Value, _: rt::CoerceOptions) -> Result<Vec<String>, rt::FieldError> {
+            fn coerce_embedded(&self, _: &mut Value, _: rt::CoerceOptions) -> rt::Coerced {
                 Ok(Vec::new())
             }
             fn validate(&self, value: &Value) -> rt::SchemaErrors {
                 rt::NoSchema.validate(value)
-            }
-            fn has_validation_rules(&self) -> bool {
-                false
             }
         },
     };

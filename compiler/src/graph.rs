@@ -50,9 +50,9 @@ pub struct Node {
     /// Pruning does nothing with a schema here that it would not do without properties,
     /// items or additionalProperties: no function of its own.
     pub leaf: bool,
-    /// Some field below may be a null to drop.
+    /// Some field below may be a null to drop: a walk dropping nulls alone has work here.
     pub needs_nulls: bool,
-    /// Some field below has a default.
+    /// Some field below has a default: a walk defaulting alone has work here.
     pub needs_default: bool,
     /// Some node here or below is an embedded resource.
     pub needs_coerce: bool,
@@ -70,7 +70,8 @@ impl Node {
 pub struct Graph {
     pub nodes: Vec<Node>,
     index: HashMap<Shape, NodeId>,
-    /// Defaults as JSON text (serde_json's, which round-trips every number exactly).
+    /// Defaults as JSON text (serde_json's, which round-trips every number exactly), each
+    /// already defaulted by its own schema.
     pub constants: Vec<String>,
     constant_index: HashMap<String, ConstId>,
     /// Schema nodes added, in total.
@@ -96,7 +97,13 @@ impl Graph {
                 Some(AdditionalProperties::Bool(_)) => Additional::Bool,
                 Some(AdditionalProperties::Schema(ap)) => Additional::Schema(self.add(ap, &format!("{at}[*]"))),
             };
-            let default = s.generic.default.as_ref().map(|d| self.constant(d));
+            // Once filled in, a default is walked by defaulting alone, always the same way:
+            // the constant holds the result of that walk.
+            let default = s.generic.default.as_ref().map(|d| {
+                let mut d = d.clone();
+                kstruct::interpreter::default(&mut d, Some(s));
+                self.constant(&d)
+            });
             let shape = Shape {
                 properties,
                 items,

@@ -19,8 +19,8 @@
 //! (`decode`: the walk to a `Value`, by the interpreter's plan, by compiled code); in place on
 //! parsed objects, prune + nulls + default: `inplace-none` (setup: subtract it),
 //! `inplace-compiled`, `inplace-fused`, `inplace-hand` (`kstruct_perf::hand`), `inplace-check`
-//! (all agree); `check-warn`: the walk's bytes, warnings and paths under Warn are the `Value`
-//! path's, on every document.
+//! (all agree), `inplace-validate` (compiled validation of the parsed objects); `check-warn`:
+//! the walk's bytes, warnings and paths under Warn are the `Value` path's, on every document.
 
 use kstruct::{DecodeExt, DecodeOptions, FieldValidation, Pipeline, RegisteredCrd};
 use kstruct_perf::{CRD, objects, workloads};
@@ -224,6 +224,9 @@ fn in_place(compiled: &dyn Pipeline, docs: &[Vec<u8>], pass: &str) {
                 compiled.prune_nulls_default(&mut v, options);
             }
             "hand" => kstruct_perf::hand::prune_nulls_default(&mut v),
+            "validate" => {
+                std::hint::black_box(compiled.validate(&v));
+            }
             "check" => {
                 let mut by_hand = v.clone();
                 kstruct_perf::hand::prune_nulls_default(&mut by_hand);

@@ -127,7 +127,7 @@ pub use interpreter::Interpreter;
 /// CEL as the API server runs validation rules (the `kstruct-cel` crate).
 pub use kstruct_cel as cel;
 pub use kstruct_schema as schema;
-pub use pipeline::{Pipeline, PruneOptions, PruneReport};
+pub use pipeline::{Pipeline, PruneOptions, PruneReport, Steps};
 pub use registry::{RegisteredCrd, Registry};
 pub use resource::{CustomResource, PrinterColumn, Resource, Scale, crd_for, merge_crds, try_crd_for};
 pub use rust_schema::{ArraySchema, CustomResourceSchema, Generator, MapKey, Shape, schema_for, try_schema_for};

@@ -7,6 +7,7 @@ use kstruct_schema::field::FieldError;
 use crate::byte_walk::Plan;
 use crate::gvk::GroupVersionKind;
 use crate::objectmeta::CoerceOptions;
+pub use crate::structural::prune::Steps;
 use crate::value_validation::SchemaErrors;
 
 /// Options of [`Pipeline::prune`].
@@ -49,14 +50,39 @@ pub struct PruneReport {
 /// assert_eq!(report.unknown_fields, ["spec.x"]);
 /// ```
 pub trait Pipeline: Send + Sync {
+    /// The steps asked for of pruning (removing the fields the schema does not specify),
+    /// dropping `null` fields whose schema is neither nullable nor defaulted, and defaulting,
+    /// in that order, as if each were a walk of its own. Compiled code takes them in one walk
+    /// over the value; the interpreter walks once per step.
+    ///
+    /// ```
+    /// use kstruct::{Interpreter, Pipeline, PruneOptions, Steps};
+    /// use serde_json::json;
+    ///
+    /// let schema = kstruct::schema::convert::from_value(&json!({"type": "object", "properties": {
+    ///     "size": {"type": "integer", "default": 1}, "name": {"type": "string"}}}))
+    /// .unwrap();
+    /// let mut obj = json!({"name": null, "colour": "red"});
+    /// let report = Interpreter::new(schema).walk(&mut obj, PruneOptions::default(), Steps::PRUNE_NULLS);
+    /// assert_eq!(obj, json!({}));
+    /// assert!(report.unknown_fields.is_empty()); // not tracked
+    /// ```
+    fn walk(&self, value: &mut Value, options: PruneOptions, steps: Steps) -> PruneReport;
+
     /// Removes the fields the schema does not specify.
-    fn prune(&self, value: &mut Value, options: PruneOptions) -> PruneReport;
+    fn prune(&self, value: &mut Value, options: PruneOptions) -> PruneReport {
+        self.walk(value, options, Steps::PRUNE)
+    }
 
     /// Removes `null` fields whose schema is neither nullable nor defaulted.
-    fn prune_nulls(&self, value: &mut Value);
+    fn prune_nulls(&self, value: &mut Value) {
+        self.walk(value, PruneOptions::default(), Steps::NULLS);
+    }
 
     /// Applies the schema's defaults.
-    fn default(&self, value: &mut Value);
+    fn default(&self, value: &mut Value) {
+        self.walk(value, PruneOptions::default(), Steps::DEFAULTS);
+    }
 
     /// Checks and normalises embedded resources (`x-kubernetes-embedded-resource`) below the
     /// root, as decoding does: `apiVersion` and `kind` must be strings, `metadata` is
@@ -93,8 +119,11 @@ pub trait Pipeline: Send + Sync {
 
     /// Whether the schema has CEL rules (`x-kubernetes-validations`): the API server evaluates
     /// them after the other validations, and reports that it skipped them when other errors
-    /// block them.
-    fn has_validation_rules(&self) -> bool;
+    /// block them. `false` unless a pipeline says otherwise (with the schema to evaluate them
+    /// by, [`rules_schema`](Pipeline::rules_schema)).
+    fn has_validation_rules(&self) -> bool {
+        false
+    }
 
     /// The schema CEL rules are evaluated with: the interpreted schema by default; compiled
     /// pipelines with rules read theirs once per process.
@@ -124,8 +153,7 @@ pub trait Pipeline: Send + Sync {
 
     /// [`prune`](Pipeline::prune), then [`prune_nulls`](Pipeline::prune_nulls), then
     /// [`default`](Pipeline::default): what the API server does to an object's fields, in one
-    /// call. Generated code does the three in one walk over each object; this default runs
-    /// them one after the other.
+    /// call (see [`walk`](Pipeline::walk)).
     ///
     /// ```
     /// use kstruct::{Interpreter, Pipeline, PruneOptions};
@@ -145,10 +173,7 @@ pub trait Pipeline: Send + Sync {
     /// assert_eq!(report.unknown_fields, ["spec.colour"]);
     /// ```
     fn prune_nulls_default(&self, value: &mut Value, options: PruneOptions) -> PruneReport {
-        let report = self.prune(value, options);
-        self.prune_nulls(value);
-        self.default(value);
-        report
+        self.walk(value, options, Steps::ALL)
     }
 
     /// What decoding from bytes to bytes walks by ([`scan`](crate::scan)); `None` (the

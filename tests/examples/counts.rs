@@ -58,14 +58,8 @@ fn corpus(compiled: bool) -> Vec<Case> {
 struct Static(&'static dyn Pipeline);
 
 impl Pipeline for Static {
-    fn prune(&self, value: &mut Value, options: PruneOptions) -> kstruct::PruneReport {
-        self.0.prune(value, options)
-    }
-    fn prune_nulls(&self, value: &mut Value) {
-        self.0.prune_nulls(value)
-    }
-    fn default(&self, value: &mut Value) {
-        self.0.default(value)
+    fn walk(&self, value: &mut Value, options: PruneOptions, steps: kstruct::Steps) -> kstruct::PruneReport {
+        self.0.walk(value, options, steps)
     }
     fn coerce_embedded(
         &self,

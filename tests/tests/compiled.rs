@@ -12,6 +12,7 @@ use kstruct::objectmeta::CoerceOptions;
 use kstruct::schema::Structural;
 use kstruct::{
     BodyFormat, DecodeOptions, Decoded, Error, FieldValidation, Interpreter, Pipeline, PruneOptions, RegisteredCrd,
+    Steps,
 };
 use kstruct_tests::compiled;
 use kstruct_tests::{CrdCache, Tally, parse_json_text, read_jsonl, require_shared, table_schema};
@@ -21,26 +22,39 @@ use serde_json::{Value, json};
 /// Everything a pipeline does to `input`, as one comparable value.
 fn pipeline_results(p: &dyn Pipeline, input: &Value) -> Value {
     let mut out = serde_json::Map::new();
-    // `fused`: prune, nulls and default at once (one walk in generated code, one pass after
-    // the other in the interpreter's default implementation).
-    for (name, root, track, fused) in [
-        ("prune-root", true, true, false),
-        ("prune-value", false, true, false),
-        ("prune-untracked", true, false, false),
-        ("fused-root", true, true, true),
-        ("fused-value", false, false, true),
-    ] {
-        let mut v = input.clone();
-        let options = PruneOptions {
-            resource_root: root,
-            track_unknown_fields: track,
+    // Every combination of the three steps (one walk in generated code, one pass per step in
+    // the interpreter), at a resource's root and below one.
+    for bits in 1..8u8 {
+        let steps = Steps {
+            prune: bits & 1 != 0,
+            nulls: bits & 2 != 0,
+            defaults: bits & 4 != 0,
         };
-        let report = match fused {
-            true => p.prune_nulls_default(&mut v, options),
-            false => p.prune(&mut v, options),
-        };
-        out.insert(name.into(), json!({"object": v, "unknown": report.unknown_fields}));
+        for root in [true, false] {
+            let mut v = input.clone();
+            let options = PruneOptions {
+                resource_root: root,
+                track_unknown_fields: true,
+            };
+            let report = p.walk(&mut v, options, steps);
+            let name = format!("walk-{bits}-{}", if root { "root" } else { "value" });
+            out.insert(name, json!({"object": v, "unknown": report.unknown_fields}));
+        }
     }
+    // The trait's named steps, and pruning without tracking.
+    let mut v = input.clone();
+    let options = PruneOptions {
+        resource_root: true,
+        track_unknown_fields: false,
+    };
+    let report = p.prune(&mut v, options);
+    out.insert(
+        "prune-untracked".into(),
+        json!({"object": v, "unknown": report.unknown_fields}),
+    );
+    let mut v = input.clone();
+    let report = p.prune_nulls_default(&mut v, PruneOptions::default());
+    out.insert("fused".into(), json!({"object": v, "unknown": report.unknown_fields}));
     let mut v = input.clone();
     p.prune_nulls(&mut v);
     out.insert("nulls".into(), v);

@@ -3,6 +3,7 @@
 # to build a crate holding only that code (release and dev), its dependencies built first.
 #
 #   tools/buildcost/run.sh [SHARED]      # SHARED defaults to ../shared (the corpus)
+#   KSTRUCT=path/to/kstruct tools/buildcost/run.sh   # compile with that binary instead
 #
 # Cases: the largest corpus CRDs by schema size and by nodes, and every corpus CRD version as
 # one bare schema each, compiled together (the shape of a `kstruct compile --schema` runner).
@@ -15,8 +16,11 @@ shared=${1:-../shared}
 crds="$shared/corpus/crds"
 work=${TMPDIR:-/tmp}/kstruct-buildcost
 mkdir -p "$work"
-cargo build -q -p kstruct-cli
-kstruct="$repo/target/debug/kstruct"
+# KSTRUCT: a kstruct binary to compile with (default: this checkout's, built here).
+if [ -z "${KSTRUCT:-}" ]; then
+  cargo build -q -p kstruct-cli
+fi
+kstruct=${KSTRUCT:-$repo/target/debug/kstruct}
 
 # One crate per case; all share one target directory, so dependencies build once.
 make_crate() { # name
@@ -38,7 +42,11 @@ TOML
 
 build_time() { # name profile-flag
   local dir="$work/$1"
+  # Dependencies first, with the generated code set aside (so it is built once, timed).
+  mv "$dir/src/generated.rs" "$dir/generated.rs"
+  : > "$dir/src/generated.rs"
   CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$work/target" cargo build -q --offline $2 --manifest-path "$dir/Cargo.toml"
+  mv "$dir/generated.rs" "$dir/src/generated.rs"
   touch "$dir/src/lib.rs"
   local start end
   start=$(date +%s.%N)

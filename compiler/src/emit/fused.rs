@@ -1,12 +1,16 @@
-//! The fused walk: pruning, dropping non-nullable nulls without defaults and defaulting in one
-//! pass over an object, where the three separate walks pass over it three times.
+//! The one walk over values: pruning, dropping non-nullable nulls without defaults and
+//! defaulting in one pass over an object, where the reference's three walks pass over it three
+//! times. The walk's `rt::Pruner` says which of the three it takes part in (`rt::Steps`), so
+//! the same functions serve `Pipeline::prune` alone, `prune_nulls` alone, `default` alone and
+//! any combination: the code is generated once.
 //!
 //! At a node the three walks touch disjoint things in a fixed order — pruning removes unknown
 //! fields and walks known ones, dropping nulls removes known fields that are `null`, defaulting
 //! fills absent (or non-nullable `null`) fields and walks every field — and each child's value
 //! is only ever touched by the same three walks of the child's schema. So one closure per field
-//! does the three in their order, and the absent defaults are filled last; a filled default is
-//! walked by defaulting alone, as after the three walks.
+//! does the three in their order, and the absent defaults are filled last. A filled default
+//! would then be walked by defaulting alone: the compiler does that walk once, on the constant
+//! (see `Graph`), so a filled default needs no walk.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -25,24 +29,19 @@ impl Emitter<'_> {
         let mut arms = Arms::default();
         let mut fills = Vec::new();
         for (k, child) in &n.shape.properties {
-            let c = self.node(*child);
-            if let Some(d) = c.shape.default {
+            if let Some(d) = self.node(*child).shape.default {
                 let d = self.constant(d);
-                let fill = match self.request(Walk::Default, *child) {
-                    Some(f) => quote! {
-                        if let Some(v) = rt::fill_absent(map, #k, &#d) {
-                            #f(v);
-                        }
-                    },
-                    None => quote! { rt::fill_absent(map, #k, &#d); },
-                };
-                fills.push(fill);
+                fills.push(quote! { cx.fill(map, #k, &#d); });
             }
             let walk = if embedded && is_meta_field(k) {
                 // Not pruned; dropping nulls and defaulting go on inside.
-                let nulls = self.request(Walk::Nulls, *child).map(|f| quote! { #f(v); });
-                let default = self.request(Walk::Default, *child).map(|f| quote! { #f(v); });
-                quote! { #nulls #default }
+                match self.request(Walk::All, *child) {
+                    Some(f) => {
+                        let below = self.below(*child);
+                        quote! { cx.unpruned(k, v, #f, #below); }
+                    }
+                    None => quote! {},
+                }
             } else {
                 self.fused_field(*child)
             };
@@ -59,32 +58,45 @@ impl Emitter<'_> {
             // Unknown fields stay: so do fields that would only be kept.
             arms.grouped.retain(|(text, _, _)| text != "true");
         }
-        // Unknown fields: the expression saying whether to keep one, and whether it reads `v`.
-        let (fallback, fallback_reads_value) = match n.shape.additional {
-            Additional::None if skip => (None, false),
-            Additional::None => (Some(quote! {{ cx.unknown(k); false }}), false),
-            Additional::Bool => (Some(quote! {{ cx.no_schema_field(k, v); true }}), true),
+        // Unknown fields: the expression saying whether to keep one.
+        let fallback = match n.shape.additional {
+            Additional::None if skip => None,
+            Additional::None => Some(quote! { cx.unknown(k) }),
+            Additional::Bool => Some(quote! {{ cx.no_schema_field(k, v); true }}),
             Additional::Schema(ap) => {
                 let walk = self.fused_field(ap);
-                (Some(self.fused_arm(ap, walk)), true)
+                Some(self.fused_arm(ap, walk))
             }
         };
-        let uses_value = fallback_reads_value || arms.grouped.iter().any(|(text, _, _)| text != "true");
-        let value = if uses_value { quote!(v) } else { quote!(_) };
         let retain = match fallback {
             None if arms.is_empty() => None,
             fallback => {
                 let fallback = fallback.unwrap_or(quote!(true));
-                Some(if arms.is_empty() {
-                    quote! { rt::retain(map, &mut |k, #value| #fallback); }
+                let keep = if arms.is_empty() {
+                    fallback
                 } else {
                     let arms = arms.tokens();
                     quote! {
-                        rt::retain(map, &mut |k, #value| match k {
+                        match k {
                             #arms
                             _ => #fallback,
-                        });
+                        }
                     }
+                };
+                // The closure captures nothing (it is a function pointer): what it does not
+                // read is `_`.
+                let param = |name: &str| {
+                    let ident = proc_macro2::Ident::new(name, proc_macro2::Span::call_site());
+                    if mentions(&keep, name) {
+                        quote!(#ident)
+                    } else {
+                        quote!(_)
+                    }
+                };
+                let (k, v, cx) = (param("k"), param("v"), param("cx"));
+                Some(quote! {
+                    let keep: rt::Keep = |#k, #v, #cx| #keep;
+                    rt::retain(map, cx, keep);
                 })
             }
         };
@@ -102,7 +114,10 @@ impl Emitter<'_> {
     /// The fused walk of field `k`'s value `v` (not `null`) with schema `child`, as statements.
     fn fused_field(&mut self, child: NodeId) -> TokenStream {
         match self.request(Walk::All, child) {
-            Some(f) => quote! { cx.field(k, v, #f); },
+            Some(f) => {
+                let below = self.below(child);
+                quote! { cx.field(k, v, #f, #below); }
+            }
             // Most leaves hold scalars: no call for them.
             None => quote! {
                 if v.is_object() || v.is_array() {
@@ -112,16 +127,16 @@ impl Emitter<'_> {
         }
     }
 
-    /// Whether field `v` with schema `child` stays: a `null` is dropped, kept, or replaced by
-    /// the default (which defaulting then walks); any other value is walked by `walk`
-    /// (statements, perhaps none).
+    /// Whether field `v` with schema `child` stays: a `null` is dropped (when the walk drops
+    /// nulls), kept, or replaced by the default (when the walk defaults); any other value is
+    /// walked by `walk` (statements, perhaps none).
     fn fused_arm(&mut self, child: NodeId, walk: TokenStream) -> TokenStream {
         let default = self.null_default(child);
         match (self.node(child).drops_null(), default, walk.is_empty()) {
-            (true, _, true) => quote!(!v.is_null()),
+            (true, _, true) => quote!(!v.is_null() || cx.keep_null()),
             (true, _, false) => quote! {{
                 if v.is_null() {
-                    return false;
+                    return cx.keep_null();
                 }
                 #walk
                 true
@@ -151,16 +166,13 @@ impl Emitter<'_> {
     }
 
     /// What a `null` value `v` with schema `child` becomes when the schema is not nullable and
-    /// has a default: the default, then walked by defaulting (statements); `None` otherwise.
+    /// has a default: the default (already defaulted inside) when the walk defaults; `None`
+    /// when the schema has no such default.
     fn null_default(&mut self, child: NodeId) -> Option<TokenStream> {
         let c = self.node(child);
         let d = c.shape.default.filter(|_| !c.shape.nullable)?;
         let d = self.constant(d);
-        let walk = self.request(Walk::Default, child).map(|f| quote! { #f(v); });
-        Some(quote! {
-            *v = #d.value();
-            #walk
-        })
+        Some(quote! { cx.fill_null(v, &#d); })
     }
 
     /// The fused walk of array `items` whose element schema is `child`: elements pruned (as the
@@ -172,7 +184,7 @@ impl Emitter<'_> {
             Some(c) => {
                 let walk = if skip { Walk::AllSkip } else { Walk::All };
                 match self.request(walk, c) {
-                    Some(f) => Some(each_element(&f)),
+                    Some(f) => Some(each_element(&f, &self.below(c))),
                     None if skip => None,
                     None => Some(quote! { cx.leaf_elements(items); }),
                 }

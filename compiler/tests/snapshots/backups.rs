@@ -45,26 +45,16 @@ pub mod example_com {
         #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
         pub struct Backup;
         impl rt::Pipeline for Backup {
-            fn prune(
+            fn walk(
                 &self,
-                value: &mut Value,
-                options: rt::PruneOptions,
+                v: &mut Value,
+                o: rt::PruneOptions,
+                s: rt::Steps,
             ) -> rt::PruneReport {
-                rt::prune(
-                    value,
-                    options,
-                    super::super::__nodes::prune_15,
-                    super::super::__nodes::prune_resource_15,
-                )
-            }
-            fn prune_nulls_default(
-                &self,
-                value: &mut Value,
-                options: rt::PruneOptions,
-            ) -> rt::PruneReport {
-                rt::prune(
-                    value,
-                    options,
+                rt::walk(
+                    v,
+                    o,
+                    s,
                     super::super::__nodes::all_15,
                     super::super::__nodes::all_resource_15,
                 )
@@ -77,9 +67,6 @@ pub mod example_com {
                     Some(super::super::__nodes::lists_18),
                 )
             }
-            fn has_validation_rules(&self) -> bool {
-                false
-            }
             fn skeleton(&self) -> Option<&rt::Structural> {
                 static SCHEMA: ::std::sync::LazyLock<Option<rt::Structural>> = ::std::sync::LazyLock::new(||
                 rt::embedded_schema(
@@ -87,25 +74,15 @@ pub mod example_com {
                 ));
                 SCHEMA.as_ref()
             }
-            fn prune_nulls(&self, value: &mut Value) {
-                super::super::__nodes::nulls_15(value)
-            }
-            fn default(&self, value: &mut Value) {
-                super::super::__nodes::default_15(value)
-            }
             fn coerce_embedded(
                 &self,
                 value: &mut Value,
                 options: rt::CoerceOptions,
-            ) -> Result<Vec<String>, rt::FieldError> {
+            ) -> rt::Coerced {
                 rt::coerce(value, options, super::super::__nodes::coerce_15)
             }
             fn scan_plan(&self) -> Option<&rt::ScanPlan> {
-                static PLAN: rt::ScanPlan = rt::ScanPlan::from_static(
-                    &super::super::__nodes::SCAN_NODES,
-                    15,
-                );
-                Some(&PLAN)
+                Some(&super::super::__scan::PLANS[0])
             }
             fn resource(&self) -> Option<&rt::GroupVersionKind> {
                 static RESOURCE: ::std::sync::LazyLock<rt::GroupVersionKind> = ::std::sync::LazyLock::new(||
@@ -123,35 +100,22 @@ pub mod example_com {
         #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
         pub struct Backup;
         impl rt::Pipeline for Backup {
-            fn prune(
+            fn walk(
                 &self,
-                value: &mut Value,
-                options: rt::PruneOptions,
+                v: &mut Value,
+                o: rt::PruneOptions,
+                s: rt::Steps,
             ) -> rt::PruneReport {
-                rt::prune(
-                    value,
-                    options,
-                    super::super::__nodes::prune_16,
-                    super::super::__nodes::prune_resource_16,
-                )
-            }
-            fn prune_nulls_default(
-                &self,
-                value: &mut Value,
-                options: rt::PruneOptions,
-            ) -> rt::PruneReport {
-                rt::prune(
-                    value,
-                    options,
+                rt::walk(
+                    v,
+                    o,
+                    s,
                     super::super::__nodes::all_16,
                     super::super::__nodes::all_resource_16,
                 )
             }
             fn validate(&self, value: &Value) -> rt::SchemaErrors {
                 rt::validate(value, super::super::__nodes::check_1, None, None)
-            }
-            fn has_validation_rules(&self) -> bool {
-                false
             }
             fn skeleton(&self) -> Option<&rt::Structural> {
                 static SCHEMA: ::std::sync::LazyLock<Option<rt::Structural>> = ::std::sync::LazyLock::new(||
@@ -160,21 +124,15 @@ pub mod example_com {
                 ));
                 SCHEMA.as_ref()
             }
-            fn prune_nulls(&self, _: &mut Value) {}
-            fn default(&self, _: &mut Value) {}
             fn coerce_embedded(
                 &self,
                 _: &mut Value,
                 _: rt::CoerceOptions,
-            ) -> Result<Vec<String>, rt::FieldError> {
+            ) -> rt::Coerced {
                 Ok(Vec::new())
             }
             fn scan_plan(&self) -> Option<&rt::ScanPlan> {
-                static PLAN: rt::ScanPlan = rt::ScanPlan::from_static(
-                    &super::super::__nodes::SCAN_NODES,
-                    16,
-                );
-                Some(&PLAN)
+                Some(&super::super::__scan::PLANS[1])
             }
             fn resource(&self) -> Option<&rt::GroupVersionKind> {
                 static RESOURCE: ::std::sync::LazyLock<rt::GroupVersionKind> = ::std::sync::LazyLock::new(||
@@ -185,27 +143,32 @@ pub mod example_com {
     }
 }
 /// The walks of every distinct schema node, shared by all pipelines above.
-#[allow(clippy::collapsible_if, unused_imports)]
+#[allow(clippy::collapsible_if, clippy::collapsible_match, unused_imports)]
 mod __nodes {
     use ::kstruct::compiled::v1 as rt;
     use rt::Value;
     static DEFAULT_0: rt::Constant = rt::Constant::new("5432");
     static DEFAULT_1: rt::Constant = rt::Constant::new("30");
     static DEFAULT_2: rt::Constant = rt::Constant::new("7");
-    static DEFAULT_3: rt::Constant = rt::Constant::new("{}");
+    static DEFAULT_3: rt::Constant = rt::Constant::new(
+        "{\"keepDaily\":30,\"keepLast\":7}",
+    );
     static DEFAULT_4: rt::Constant = rt::Constant::new("false");
     static DEFAULT_5: rt::Constant = rt::Constant::new("\"zstd\"");
-    /// Prunes `spec.extraLabels`.
-    pub(super) fn prune_1(x: &mut Value, cx: &mut rt::Pruner) {
+    /// Prunes, drops non-nullable nulls without defaults in and defaults (as `cx` asks) `spec.extraLabels`.
+    pub(super) fn all_1(x: &mut Value, cx: &mut rt::Pruner) {
         match x {
             Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, v| {
+                let keep: rt::Keep = |k, v, cx| {
+                    if v.is_null() {
+                        return cx.keep_null();
+                    }
+                    if v.is_object() || v.is_array() {
                         cx.leaf_field(k, v);
-                        true
-                    },
-                );
+                    }
+                    true
+                };
+                rt::retain(map, cx, keep);
             }
             Value::Array(items) => {
                 cx.no_schema_elements(items);
@@ -213,28 +176,91 @@ mod __nodes {
             _ => {}
         }
     }
-    /// Drops non-nullable nulls without defaults in `spec.extraLabels`.
-    pub(super) fn nulls_1(x: &mut Value) {
-        if let Value::Object(map) = x {
-            rt::retain(map, &mut |_, v| !v.is_null());
-        }
-    }
-    /// Prunes, drops non-nullable nulls without defaults in and defaults `spec.extraLabels`.
-    pub(super) fn all_1(x: &mut Value, cx: &mut rt::Pruner) {
+    /// Prunes, drops non-nullable nulls without defaults in and defaults (as `cx` asks) `spec.retention`.
+    pub(super) fn all_6(x: &mut Value, cx: &mut rt::Pruner) {
         match x {
             Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, v| {
+                let keep: rt::Keep = |k, v, cx| match k {
+                    "keepDaily" => {
                         if v.is_null() {
-                            return false;
+                            cx.fill_null(v, &DEFAULT_1);
+                        } else {
+                            if v.is_object() || v.is_array() {
+                                cx.leaf_field(k, v);
+                            }
+                        }
+                        true
+                    }
+                    "keepLast" => {
+                        if v.is_null() {
+                            cx.fill_null(v, &DEFAULT_2);
+                        } else {
+                            if v.is_object() || v.is_array() {
+                                cx.leaf_field(k, v);
+                            }
+                        }
+                        true
+                    }
+                    _ => cx.unknown(k),
+                };
+                rt::retain(map, cx, keep);
+                cx.fill(map, "keepDaily", &DEFAULT_1);
+                cx.fill(map, "keepLast", &DEFAULT_2);
+            }
+            Value::Array(items) => {
+                cx.no_schema_elements(items);
+            }
+            _ => {}
+        }
+    }
+    /// Prunes, drops non-nullable nulls without defaults in and defaults (as `cx` asks) `spec.targets[*].paths`.
+    pub(super) fn all_9(x: &mut Value, cx: &mut rt::Pruner) {
+        match x {
+            Value::Object(map) => {
+                let keep: rt::Keep = |k, _, cx| cx.unknown(k);
+                rt::retain(map, cx, keep);
+            }
+            Value::Array(items) => {
+                cx.leaf_elements(items);
+            }
+            _ => {}
+        }
+    }
+    /// Prunes, drops non-nullable nulls without defaults in and defaults (as `cx` asks) `spec.targets[*]`.
+    pub(super) fn all_10(x: &mut Value, cx: &mut rt::Pruner) {
+        match x {
+            Value::Object(map) => {
+                let keep: rt::Keep = |k, v, cx| match k {
+                    "compression" => {
+                        if v.is_null() {
+                            cx.fill_null(v, &DEFAULT_5);
+                        } else {
+                            if v.is_object() || v.is_array() {
+                                cx.leaf_field(k, v);
+                            }
+                        }
+                        true
+                    }
+                    "name" => {
+                        if v.is_null() {
+                            return cx.keep_null();
                         }
                         if v.is_object() || v.is_array() {
                             cx.leaf_field(k, v);
                         }
                         true
-                    },
-                );
+                    }
+                    "paths" => {
+                        if v.is_null() {
+                            return cx.keep_null();
+                        }
+                        cx.field(k, v, all_9, rt::Steps::PRUNE);
+                        true
+                    }
+                    _ => cx.unknown(k),
+                };
+                rt::retain(map, cx, keep);
+                cx.fill(map, "compression", &DEFAULT_5);
             }
             Value::Array(items) => {
                 cx.no_schema_elements(items);
@@ -242,257 +268,12 @@ mod __nodes {
             _ => {}
         }
     }
-    /// Prunes `spec.retention`.
-    pub(super) fn prune_6(x: &mut Value, cx: &mut rt::Pruner) {
-        match x {
-            Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, v| match k {
-                        "keepDaily" | "keepLast" => {
-                            cx.leaf_field(k, v);
-                            true
-                        }
-                        _ => {
-                            cx.unknown(k);
-                            false
-                        }
-                    },
-                );
-            }
-            Value::Array(items) => {
-                cx.no_schema_elements(items);
-            }
-            _ => {}
-        }
-    }
-    /// Defaults `spec.retention`.
-    pub(super) fn default_6(x: &mut Value) {
-        if let Value::Object(map) = x {
-            rt::default_field(map, "keepDaily", &DEFAULT_1, false);
-            rt::default_field(map, "keepLast", &DEFAULT_2, false);
-        }
-    }
-    /// Prunes, drops non-nullable nulls without defaults in and defaults `spec.retention`.
-    pub(super) fn all_6(x: &mut Value, cx: &mut rt::Pruner) {
-        match x {
-            Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, v| match k {
-                        "keepDaily" => {
-                            if v.is_null() {
-                                *v = DEFAULT_1.value();
-                            } else {
-                                if v.is_object() || v.is_array() {
-                                    cx.leaf_field(k, v);
-                                }
-                            }
-                            true
-                        }
-                        "keepLast" => {
-                            if v.is_null() {
-                                *v = DEFAULT_2.value();
-                            } else {
-                                if v.is_object() || v.is_array() {
-                                    cx.leaf_field(k, v);
-                                }
-                            }
-                            true
-                        }
-                        _ => {
-                            cx.unknown(k);
-                            false
-                        }
-                    },
-                );
-                rt::fill_absent(map, "keepDaily", &DEFAULT_1);
-                rt::fill_absent(map, "keepLast", &DEFAULT_2);
-            }
-            Value::Array(items) => {
-                cx.no_schema_elements(items);
-            }
-            _ => {}
-        }
-    }
-    /// Prunes `spec.targets[*].paths`.
-    pub(super) fn prune_9(x: &mut Value, cx: &mut rt::Pruner) {
-        match x {
-            Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, _| {
-                        cx.unknown(k);
-                        false
-                    },
-                );
-            }
-            Value::Array(items) => {
-                cx.leaf_elements(items);
-            }
-            _ => {}
-        }
-    }
-    /// Prunes, drops non-nullable nulls without defaults in and defaults `spec.targets[*].paths`.
-    pub(super) fn all_9(x: &mut Value, cx: &mut rt::Pruner) {
-        match x {
-            Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, _| {
-                        cx.unknown(k);
-                        false
-                    },
-                );
-            }
-            Value::Array(items) => {
-                cx.leaf_elements(items);
-            }
-            _ => {}
-        }
-    }
-    /// Prunes `spec.targets[*]`.
-    pub(super) fn prune_10(x: &mut Value, cx: &mut rt::Pruner) {
-        match x {
-            Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, v| match k {
-                        "compression" | "name" => {
-                            cx.leaf_field(k, v);
-                            true
-                        }
-                        "paths" => {
-                            cx.field(k, v, prune_9);
-                            true
-                        }
-                        _ => {
-                            cx.unknown(k);
-                            false
-                        }
-                    },
-                );
-            }
-            Value::Array(items) => {
-                cx.no_schema_elements(items);
-            }
-            _ => {}
-        }
-    }
-    /// Drops non-nullable nulls without defaults in `spec.targets[*]`.
-    pub(super) fn nulls_10(x: &mut Value) {
-        if let Value::Object(map) = x {
-            rt::retain(
-                map,
-                &mut |k, v| match k {
-                    "name" | "paths" => !v.is_null(),
-                    _ => true,
-                },
-            );
-        }
-    }
-    /// Defaults `spec.targets[*]`.
-    pub(super) fn default_10(x: &mut Value) {
-        if let Value::Object(map) = x {
-            rt::default_field(map, "compression", &DEFAULT_5, false);
-        }
-    }
-    /// Prunes, drops non-nullable nulls without defaults in and defaults `spec.targets[*]`.
-    pub(super) fn all_10(x: &mut Value, cx: &mut rt::Pruner) {
-        match x {
-            Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, v| match k {
-                        "compression" => {
-                            if v.is_null() {
-                                *v = DEFAULT_5.value();
-                            } else {
-                                if v.is_object() || v.is_array() {
-                                    cx.leaf_field(k, v);
-                                }
-                            }
-                            true
-                        }
-                        "name" => {
-                            if v.is_null() {
-                                return false;
-                            }
-                            if v.is_object() || v.is_array() {
-                                cx.leaf_field(k, v);
-                            }
-                            true
-                        }
-                        "paths" => {
-                            if v.is_null() {
-                                return false;
-                            }
-                            cx.field(k, v, all_9);
-                            true
-                        }
-                        _ => {
-                            cx.unknown(k);
-                            false
-                        }
-                    },
-                );
-                rt::fill_absent(map, "compression", &DEFAULT_5);
-            }
-            Value::Array(items) => {
-                cx.no_schema_elements(items);
-            }
-            _ => {}
-        }
-    }
-    /// Prunes `spec.targets`.
-    pub(super) fn prune_11(x: &mut Value, cx: &mut rt::Pruner) {
-        match x {
-            Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, _| {
-                        cx.unknown(k);
-                        false
-                    },
-                );
-            }
-            Value::Array(items) => {
-                for (i, v) in items.iter_mut().enumerate() {
-                    let m = cx.index(i);
-                    prune_10(v, cx);
-                    cx.back(m);
-                }
-            }
-            _ => {}
-        }
-    }
-    /// Drops non-nullable nulls without defaults in `spec.targets`.
-    pub(super) fn nulls_11(x: &mut Value) {
-        if let Value::Array(items) = x {
-            for v in items.iter_mut() {
-                nulls_10(v);
-            }
-        }
-    }
-    /// Defaults `spec.targets`.
-    pub(super) fn default_11(x: &mut Value) {
-        if let Value::Array(items) = x {
-            for v in items.iter_mut() {
-                default_10(v);
-            }
-        }
-    }
-    /// Prunes, drops non-nullable nulls without defaults in and defaults `spec.targets`.
+    /// Prunes, drops non-nullable nulls without defaults in and defaults (as `cx` asks) `spec.targets`.
     pub(super) fn all_11(x: &mut Value, cx: &mut rt::Pruner) {
         match x {
             Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, _| {
-                        cx.unknown(k);
-                        false
-                    },
-                );
+                let keep: rt::Keep = |k, _, cx| cx.unknown(k);
+                rt::retain(map, cx, keep);
             }
             Value::Array(items) => {
                 for (i, v) in items.iter_mut().enumerate() {
@@ -503,10 +284,6 @@ mod __nodes {
             }
             _ => {}
         }
-    }
-    /// Prunes (keeping unknown fields) `spec.template`.
-    pub(super) fn prune_12(x: &mut Value, cx: &mut rt::Pruner) {
-        let _ = (x, cx);
     }
     /// Coerces embedded resources in `spec.template`.
     pub(super) fn coerce_12(
@@ -519,89 +296,9 @@ mod __nodes {
         }
         Ok(())
     }
-    /// Prunes, drops non-nullable nulls without defaults in and defaults `spec.template`.
+    /// Prunes, drops non-nullable nulls without defaults in and defaults (as `cx` asks) `spec.template`.
     pub(super) fn all_12(x: &mut Value, cx: &mut rt::Pruner) {
         let _ = (x, cx);
-    }
-    /// Prunes `spec`.
-    pub(super) fn prune_13(x: &mut Value, cx: &mut rt::Pruner) {
-        match x {
-            Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, v| match k {
-                        "extraLabels" => {
-                            cx.field(k, v, prune_1);
-                            true
-                        }
-                        "notes" | "port" | "schedule" | "suspend" => {
-                            cx.leaf_field(k, v);
-                            true
-                        }
-                        "retention" => {
-                            cx.field(k, v, prune_6);
-                            true
-                        }
-                        "targets" => {
-                            cx.field(k, v, prune_11);
-                            true
-                        }
-                        "template" => {
-                            cx.field(k, v, prune_12);
-                            true
-                        }
-                        _ => {
-                            cx.unknown(k);
-                            false
-                        }
-                    },
-                );
-            }
-            Value::Array(items) => {
-                cx.no_schema_elements(items);
-            }
-            _ => {}
-        }
-    }
-    /// Drops non-nullable nulls without defaults in `spec`.
-    pub(super) fn nulls_13(x: &mut Value) {
-        if let Value::Object(map) = x {
-            rt::retain(
-                map,
-                &mut |k, v| match k {
-                    "extraLabels" => {
-                        if v.is_null() {
-                            return false;
-                        }
-                        nulls_1(v);
-                        true
-                    }
-                    "schedule" | "template" => !v.is_null(),
-                    "targets" => {
-                        if v.is_null() {
-                            return false;
-                        }
-                        nulls_11(v);
-                        true
-                    }
-                    _ => true,
-                },
-            );
-        }
-    }
-    /// Defaults `spec`.
-    pub(super) fn default_13(x: &mut Value) {
-        if let Value::Object(map) = x {
-            rt::default_field(map, "port", &DEFAULT_0, false);
-            rt::default_field(map, "retention", &DEFAULT_3, false);
-            rt::default_field(map, "suspend", &DEFAULT_4, false);
-            if let Some(v) = map.get_mut("retention") {
-                default_6(v);
-            }
-            if let Some(v) = map.get_mut("targets") {
-                default_11(v);
-            }
-        }
     }
     /// Coerces embedded resources in `spec`.
     pub(super) fn coerce_13(
@@ -620,165 +317,83 @@ mod __nodes {
         }
         Ok(())
     }
-    /// Prunes, drops non-nullable nulls without defaults in and defaults `spec`.
+    /// Prunes, drops non-nullable nulls without defaults in and defaults (as `cx` asks) `spec`.
     pub(super) fn all_13(x: &mut Value, cx: &mut rt::Pruner) {
         match x {
             Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, v| match k {
-                        "extraLabels" => {
-                            if v.is_null() {
-                                return false;
-                            }
-                            cx.field(k, v, all_1);
-                            true
+                let keep: rt::Keep = |k, v, cx| match k {
+                    "extraLabels" => {
+                        if v.is_null() {
+                            return cx.keep_null();
                         }
-                        "notes" => {
-                            if !v.is_null() {
-                                if v.is_object() || v.is_array() {
-                                    cx.leaf_field(k, v);
-                                }
-                            }
-                            true
-                        }
-                        "port" => {
-                            if v.is_null() {
-                                *v = DEFAULT_0.value();
-                            } else {
-                                if v.is_object() || v.is_array() {
-                                    cx.leaf_field(k, v);
-                                }
-                            }
-                            true
-                        }
-                        "retention" => {
-                            if v.is_null() {
-                                *v = DEFAULT_3.value();
-                                default_6(v);
-                            } else {
-                                cx.field(k, v, all_6);
-                            }
-                            true
-                        }
-                        "schedule" => {
-                            if v.is_null() {
-                                return false;
-                            }
+                        cx.field(k, v, all_1, rt::Steps::PRUNE_NULLS);
+                        true
+                    }
+                    "notes" => {
+                        if !v.is_null() {
                             if v.is_object() || v.is_array() {
                                 cx.leaf_field(k, v);
                             }
-                            true
                         }
-                        "suspend" => {
-                            if v.is_null() {
-                                *v = DEFAULT_4.value();
-                            } else {
-                                if v.is_object() || v.is_array() {
-                                    cx.leaf_field(k, v);
-                                }
-                            }
-                            true
-                        }
-                        "targets" => {
-                            if v.is_null() {
-                                return false;
-                            }
-                            cx.field(k, v, all_11);
-                            true
-                        }
-                        "template" => {
-                            if v.is_null() {
-                                return false;
-                            }
-                            cx.field(k, v, all_12);
-                            true
-                        }
-                        _ => {
-                            cx.unknown(k);
-                            false
-                        }
-                    },
-                );
-                rt::fill_absent(map, "port", &DEFAULT_0);
-                if let Some(v) = rt::fill_absent(map, "retention", &DEFAULT_3) {
-                    default_6(v);
-                }
-                rt::fill_absent(map, "suspend", &DEFAULT_4);
-            }
-            Value::Array(items) => {
-                cx.no_schema_elements(items);
-            }
-            _ => {}
-        }
-    }
-    /// Prunes (keeping unknown fields) `status`.
-    pub(super) fn prune_14(x: &mut Value, cx: &mut rt::Pruner) {
-        if let Value::Object(map) = x {
-            for (k, v) in map.iter_mut() {
-                if matches!(k.as_str(), "lastRun") {
-                    cx.leaf_field(k, v);
-                }
-            }
-        }
-    }
-    /// Drops non-nullable nulls without defaults in `status`.
-    pub(super) fn nulls_14(x: &mut Value) {
-        if let Value::Object(map) = x {
-            rt::retain(
-                map,
-                &mut |k, v| match k {
-                    "lastRun" => !v.is_null(),
-                    _ => true,
-                },
-            );
-        }
-    }
-    /// Prunes, drops non-nullable nulls without defaults in and defaults `status`.
-    pub(super) fn all_14(x: &mut Value, cx: &mut rt::Pruner) {
-        if let Value::Object(map) = x {
-            rt::retain(
-                map,
-                &mut |k, v| match k {
-                    "lastRun" => {
+                        true
+                    }
+                    "port" => {
                         if v.is_null() {
-                            return false;
+                            cx.fill_null(v, &DEFAULT_0);
+                        } else {
+                            if v.is_object() || v.is_array() {
+                                cx.leaf_field(k, v);
+                            }
+                        }
+                        true
+                    }
+                    "retention" => {
+                        if v.is_null() {
+                            cx.fill_null(v, &DEFAULT_3);
+                        } else {
+                            cx.field(k, v, all_6, rt::Steps::PRUNE_DEFAULTS);
+                        }
+                        true
+                    }
+                    "schedule" => {
+                        if v.is_null() {
+                            return cx.keep_null();
                         }
                         if v.is_object() || v.is_array() {
                             cx.leaf_field(k, v);
                         }
                         true
                     }
-                    _ => true,
-                },
-            );
-        }
-    }
-    /// Prunes `<root>`.
-    pub(super) fn prune_15(x: &mut Value, cx: &mut rt::Pruner) {
-        match x {
-            Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, v| match k {
-                        "apiVersion" | "kind" | "metadata" => {
-                            cx.leaf_field(k, v);
-                            true
+                    "suspend" => {
+                        if v.is_null() {
+                            cx.fill_null(v, &DEFAULT_4);
+                        } else {
+                            if v.is_object() || v.is_array() {
+                                cx.leaf_field(k, v);
+                            }
                         }
-                        "spec" => {
-                            cx.field(k, v, prune_13);
-                            true
+                        true
+                    }
+                    "targets" => {
+                        if v.is_null() {
+                            return cx.keep_null();
                         }
-                        "status" => {
-                            cx.field(k, v, prune_14);
-                            true
+                        cx.field(k, v, all_11, rt::Steps::ALL);
+                        true
+                    }
+                    "template" => {
+                        if v.is_null() {
+                            return cx.keep_null();
                         }
-                        _ => {
-                            cx.unknown(k);
-                            false
-                        }
-                    },
-                );
+                        cx.field(k, v, all_12, rt::Steps::PRUNE);
+                        true
+                    }
+                    _ => cx.unknown(k),
+                };
+                rt::retain(map, cx, keep);
+                cx.fill(map, "port", &DEFAULT_0);
+                cx.fill(map, "retention", &DEFAULT_3);
+                cx.fill(map, "suspend", &DEFAULT_4);
             }
             Value::Array(items) => {
                 cx.no_schema_elements(items);
@@ -786,65 +401,22 @@ mod __nodes {
             _ => {}
         }
     }
-    /// Prunes, as a resource root, `<root>`.
-    pub(super) fn prune_resource_15(x: &mut Value, cx: &mut rt::Pruner) {
-        match x {
-            Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, v| match k {
-                        "apiVersion" | "kind" | "metadata" => true,
-                        "spec" => {
-                            cx.field(k, v, prune_13);
-                            true
-                        }
-                        "status" => {
-                            cx.field(k, v, prune_14);
-                            true
-                        }
-                        _ => {
-                            cx.unknown(k);
-                            false
-                        }
-                    },
-                );
-            }
-            Value::Array(items) => {
-                cx.no_schema_elements(items);
-            }
-            _ => {}
-        }
-    }
-    /// Drops non-nullable nulls without defaults in `<root>`.
-    pub(super) fn nulls_15(x: &mut Value) {
+    /// Prunes, drops non-nullable nulls without defaults in and defaults (as `cx` asks) `status`.
+    pub(super) fn all_14(x: &mut Value, cx: &mut rt::Pruner) {
         if let Value::Object(map) = x {
-            rt::retain(
-                map,
-                &mut |k, v| match k {
-                    "apiVersion" | "kind" | "metadata" => !v.is_null(),
-                    "spec" => {
-                        if v.is_null() {
-                            return false;
-                        }
-                        nulls_13(v);
-                        true
+            let keep: rt::Keep = |k, v, cx| match k {
+                "lastRun" => {
+                    if v.is_null() {
+                        return cx.keep_null();
                     }
-                    "status" => {
-                        if v.is_null() {
-                            return false;
-                        }
-                        nulls_14(v);
-                        true
+                    if v.is_object() || v.is_array() {
+                        cx.leaf_field(k, v);
                     }
-                    _ => true,
-                },
-            );
-        }
-    }
-    /// Defaults `<root>`.
-    pub(super) fn default_15(x: &mut Value) {
-        if let Some(v) = x.get_mut("spec") {
-            default_13(v);
+                    true
+                }
+                _ => true,
+            };
+            rt::retain(map, cx, keep);
         }
     }
     /// Coerces embedded resources in `<root>`.
@@ -864,42 +436,37 @@ mod __nodes {
         }
         Ok(())
     }
-    /// Prunes, drops non-nullable nulls without defaults in and defaults `<root>`.
+    /// Prunes, drops non-nullable nulls without defaults in and defaults (as `cx` asks) `<root>`.
     pub(super) fn all_15(x: &mut Value, cx: &mut rt::Pruner) {
         match x {
             Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, v| match k {
-                        "apiVersion" | "kind" | "metadata" => {
-                            if v.is_null() {
-                                return false;
-                            }
-                            if v.is_object() || v.is_array() {
-                                cx.leaf_field(k, v);
-                            }
-                            true
+                let keep: rt::Keep = |k, v, cx| match k {
+                    "apiVersion" | "kind" | "metadata" => {
+                        if v.is_null() {
+                            return cx.keep_null();
                         }
-                        "spec" => {
-                            if v.is_null() {
-                                return false;
-                            }
-                            cx.field(k, v, all_13);
-                            true
+                        if v.is_object() || v.is_array() {
+                            cx.leaf_field(k, v);
                         }
-                        "status" => {
-                            if v.is_null() {
-                                return false;
-                            }
-                            cx.field(k, v, all_14);
-                            true
+                        true
+                    }
+                    "spec" => {
+                        if v.is_null() {
+                            return cx.keep_null();
                         }
-                        _ => {
-                            cx.unknown(k);
-                            false
+                        cx.field(k, v, all_13, rt::Steps::ALL);
+                        true
+                    }
+                    "status" => {
+                        if v.is_null() {
+                            return cx.keep_null();
                         }
-                    },
-                );
+                        cx.field(k, v, all_14, rt::Steps::PRUNE_NULLS);
+                        true
+                    }
+                    _ => cx.unknown(k),
+                };
+                rt::retain(map, cx, keep);
             }
             Value::Array(items) => {
                 cx.no_schema_elements(items);
@@ -907,34 +474,29 @@ mod __nodes {
             _ => {}
         }
     }
-    /// Prunes as a resource root, drops non-nullable nulls without defaults in and defaults `<root>`.
+    /// Prunes as a resource root, drops non-nullable nulls without defaults in and defaults (as `cx` asks) `<root>`.
     pub(super) fn all_resource_15(x: &mut Value, cx: &mut rt::Pruner) {
         match x {
             Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, v| match k {
-                        "apiVersion" | "kind" | "metadata" => !v.is_null(),
-                        "spec" => {
-                            if v.is_null() {
-                                return false;
-                            }
-                            cx.field(k, v, all_13);
-                            true
+                let keep: rt::Keep = |k, v, cx| match k {
+                    "apiVersion" | "kind" | "metadata" => !v.is_null() || cx.keep_null(),
+                    "spec" => {
+                        if v.is_null() {
+                            return cx.keep_null();
                         }
-                        "status" => {
-                            if v.is_null() {
-                                return false;
-                            }
-                            cx.field(k, v, all_14);
-                            true
+                        cx.field(k, v, all_13, rt::Steps::ALL);
+                        true
+                    }
+                    "status" => {
+                        if v.is_null() {
+                            return cx.keep_null();
                         }
-                        _ => {
-                            cx.unknown(k);
-                            false
-                        }
-                    },
-                );
+                        cx.field(k, v, all_14, rt::Steps::PRUNE_NULLS);
+                        true
+                    }
+                    _ => cx.unknown(k),
+                };
+                rt::retain(map, cx, keep);
             }
             Value::Array(items) => {
                 cx.no_schema_elements(items);
@@ -942,19 +504,11 @@ mod __nodes {
             _ => {}
         }
     }
-    /// Prunes (keeping unknown fields) `<root>`.
-    pub(super) fn prune_16(x: &mut Value, cx: &mut rt::Pruner) {
-        let _ = (x, cx);
-    }
-    /// Prunes, as a resource root, `<root>`.
-    pub(super) fn prune_resource_16(x: &mut Value, cx: &mut rt::Pruner) {
-        let _ = (x, cx);
-    }
-    /// Prunes, drops non-nullable nulls without defaults in and defaults `<root>`.
+    /// Prunes, drops non-nullable nulls without defaults in and defaults (as `cx` asks) `<root>`.
     pub(super) fn all_16(x: &mut Value, cx: &mut rt::Pruner) {
         let _ = (x, cx);
     }
-    /// Prunes as a resource root, drops non-nullable nulls without defaults in and defaults `<root>`.
+    /// Prunes as a resource root, drops non-nullable nulls without defaults in and defaults (as `cx` asks) `<root>`.
     pub(super) fn all_resource_16(x: &mut Value, cx: &mut rt::Pruner) {
         let _ = (x, cx);
     }
@@ -1065,12 +619,7 @@ mod __nodes {
         }
         rt::check_type(at, &["object"], "", x, r);
         if let Value::Object(map) = x {
-            if let Some(v) = map.get("keepDaily") {
-                check_5(&at.child("keepDaily"), v, r);
-            }
-            if let Some(v) = map.get("keepLast") {
-                check_6(&at.child("keepLast"), v, r);
-            }
+            rt::properties(at, map, &[("keepDaily", check_5), ("keepLast", check_6)], r);
         }
         rt::count(r, x, 4, 1, 2);
     }
@@ -1128,20 +677,13 @@ mod __nodes {
         }
         rt::check_type(at, &["object"], "", x, r);
         if let Value::Object(map) = x {
-            if let Some(v) = map.get("compression") {
-                check_10(&at.child("compression"), v, r);
-            }
-            if let Some(v) = map.get("name") {
-                check_0(&at.child("name"), v, r);
-            }
-            if let Some(v) = map.get("paths") {
-                check_11(&at.child("paths"), v, r);
-            }
-            for k in ["name"] {
-                if !map.contains_key(k) {
-                    rt::required(at, k, r);
-                }
-            }
+            rt::properties(
+                at,
+                map,
+                &[("compression", check_10), ("name", check_0), ("paths", check_11)],
+                r,
+            );
+            rt::required_properties(at, map, &["name"], r);
         }
         rt::count(r, x, 4, 1, 2);
     }
@@ -1192,35 +734,22 @@ mod __nodes {
         }
         rt::check_type(at, &["object"], "", x, r);
         if let Value::Object(map) = x {
-            if let Some(v) = map.get("extraLabels") {
-                check_2(&at.child("extraLabels"), v, r);
-            }
-            if let Some(v) = map.get("notes") {
-                check_3(&at.child("notes"), v, r);
-            }
-            if let Some(v) = map.get("port") {
-                check_4(&at.child("port"), v, r);
-            }
-            if let Some(v) = map.get("retention") {
-                check_7(&at.child("retention"), v, r);
-            }
-            if let Some(v) = map.get("schedule") {
-                check_8(&at.child("schedule"), v, r);
-            }
-            if let Some(v) = map.get("suspend") {
-                check_9(&at.child("suspend"), v, r);
-            }
-            if let Some(v) = map.get("targets") {
-                check_13(&at.child("targets"), v, r);
-            }
-            if let Some(v) = map.get("template") {
-                check_14(&at.child("template"), v, r);
-            }
-            for k in ["schedule"] {
-                if !map.contains_key(k) {
-                    rt::required(at, k, r);
-                }
-            }
+            rt::properties(
+                at,
+                map,
+                &[
+                    ("extraLabels", check_2),
+                    ("notes", check_3),
+                    ("port", check_4),
+                    ("retention", check_7),
+                    ("schedule", check_8),
+                    ("suspend", check_9),
+                    ("targets", check_13),
+                    ("template", check_14),
+                ],
+                r,
+            );
+            rt::required_properties(at, map, &["schedule"], r);
         }
         rt::count(r, x, 4, 1, 2);
     }
@@ -1264,9 +793,7 @@ mod __nodes {
         }
         rt::check_type(at, &["object"], "", x, r);
         if let Value::Object(map) = x {
-            if let Some(v) = map.get("lastRun") {
-                check_16(&at.child("lastRun"), v, r);
-            }
+            rt::properties(at, map, &[("lastRun", check_16)], r);
         }
         rt::count(r, x, 4, 1, 2);
     }
@@ -1278,21 +805,18 @@ mod __nodes {
         }
         rt::check_type(at, &["object"], "", x, r);
         if let Value::Object(map) = x {
-            if let Some(v) = map.get("apiVersion") {
-                check_0(&at.child("apiVersion"), v, r);
-            }
-            if let Some(v) = map.get("kind") {
-                check_0(&at.child("kind"), v, r);
-            }
-            if let Some(v) = map.get("metadata") {
-                check_1(&at.child("metadata"), v, r);
-            }
-            if let Some(v) = map.get("spec") {
-                check_15(&at.child("spec"), v, r);
-            }
-            if let Some(v) = map.get("status") {
-                check_17(&at.child("status"), v, r);
-            }
+            rt::properties(
+                at,
+                map,
+                &[
+                    ("apiVersion", check_0),
+                    ("kind", check_0),
+                    ("metadata", check_1),
+                    ("spec", check_15),
+                    ("status", check_17),
+                ],
+                r,
+            );
         }
         rt::count(r, x, 4, 1, 2);
     }
@@ -1316,17 +840,18 @@ mod __nodes {
             }
         }
     }
+}
+/// The byte walk's plans of every pipeline above, as static data.
+#[rustfmt::skip]
+mod __scan {
+    use ::kstruct::compiled::v1 as rt;
+
     static SCAN_PROPS_0: [rt::ScanProp; 2] = [
         rt::ScanProp::new(b"keepDaily", b"\"keepDaily\":", 4, Some(b"\"keepDaily\":30")),
         rt::ScanProp::new(b"keepLast", b"\"keepLast\":", 5, Some(b"\"keepLast\":7")),
     ];
     static SCAN_PROPS_1: [rt::ScanProp; 3] = [
-        rt::ScanProp::new(
-            b"compression",
-            b"\"compression\":",
-            8,
-            Some(b"\"compression\":\"zstd\""),
-        ),
+        rt::ScanProp::new(b"compression", b"\"compression\":", 8, Some(b"\"compression\":\"zstd\"")),
         rt::ScanProp::new(b"name", b"\"name\":", 0, None),
         rt::ScanProp::new(b"paths", b"\"paths\":", 9, None),
     ];
@@ -1334,12 +859,7 @@ mod __nodes {
         rt::ScanProp::new(b"extraLabels", b"\"extraLabels\":", 1, None),
         rt::ScanProp::new(b"notes", b"\"notes\":", 2, None),
         rt::ScanProp::new(b"port", b"\"port\":", 3, Some(b"\"port\":5432")),
-        rt::ScanProp::new(
-            b"retention",
-            b"\"retention\":",
-            6,
-            Some(b"\"retention\":{\"keepDaily\":30,\"keepLast\":7}"),
-        ),
+        rt::ScanProp::new(b"retention", b"\"retention\":", 6, Some(b"\"retention\":{\"keepDaily\":30,\"keepLast\":7}")),
         rt::ScanProp::new(b"schedule", b"\"schedule\":", 0, None),
         rt::ScanProp::new(b"suspend", b"\"suspend\":", 7, Some(b"\"suspend\":false")),
         rt::ScanProp::new(b"targets", b"\"targets\":", 11, None),
@@ -1357,175 +877,27 @@ mod __nodes {
     ];
     /// The byte walk's plans of every pipeline, identical nodes shared.
     pub(super) static SCAN_NODES: [rt::ScanNode; 17] = [
-        rt::ScanNode::new(
-            &[],
-            rt::ScanChild::Absent,
-            rt::ScanChild::Absent,
-            false,
-            rt::ScanEmbedded::No,
-            false,
-            None,
-            &[],
-        ),
-        rt::ScanNode::new(
-            &[],
-            rt::ScanChild::Node(0),
-            rt::ScanChild::Absent,
-            false,
-            rt::ScanEmbedded::No,
-            false,
-            None,
-            &[],
-        ),
-        rt::ScanNode::new(
-            &[],
-            rt::ScanChild::Absent,
-            rt::ScanChild::Absent,
-            false,
-            rt::ScanEmbedded::No,
-            true,
-            None,
-            &[],
-        ),
-        rt::ScanNode::new(
-            &[],
-            rt::ScanChild::Absent,
-            rt::ScanChild::Absent,
-            false,
-            rt::ScanEmbedded::No,
-            false,
-            Some(b"5432"),
-            &[],
-        ),
-        rt::ScanNode::new(
-            &[],
-            rt::ScanChild::Absent,
-            rt::ScanChild::Absent,
-            false,
-            rt::ScanEmbedded::No,
-            false,
-            Some(b"30"),
-            &[],
-        ),
-        rt::ScanNode::new(
-            &[],
-            rt::ScanChild::Absent,
-            rt::ScanChild::Absent,
-            false,
-            rt::ScanEmbedded::No,
-            false,
-            Some(b"7"),
-            &[],
-        ),
-        rt::ScanNode::new(
-            &SCAN_PROPS_0,
-            rt::ScanChild::Absent,
-            rt::ScanChild::Absent,
-            false,
-            rt::ScanEmbedded::No,
-            false,
-            Some(b"{\"keepDaily\":30,\"keepLast\":7}"),
-            &[0, 1],
-        ),
-        rt::ScanNode::new(
-            &[],
-            rt::ScanChild::Absent,
-            rt::ScanChild::Absent,
-            false,
-            rt::ScanEmbedded::No,
-            false,
-            Some(b"false"),
-            &[],
-        ),
-        rt::ScanNode::new(
-            &[],
-            rt::ScanChild::Absent,
-            rt::ScanChild::Absent,
-            false,
-            rt::ScanEmbedded::No,
-            false,
-            Some(b"\"zstd\""),
-            &[],
-        ),
-        rt::ScanNode::new(
-            &[],
-            rt::ScanChild::Absent,
-            rt::ScanChild::Node(0),
-            false,
-            rt::ScanEmbedded::No,
-            false,
-            None,
-            &[],
-        ),
-        rt::ScanNode::new(
-            &SCAN_PROPS_1,
-            rt::ScanChild::Absent,
-            rt::ScanChild::Absent,
-            false,
-            rt::ScanEmbedded::No,
-            false,
-            None,
-            &[0],
-        ),
-        rt::ScanNode::new(
-            &[],
-            rt::ScanChild::Absent,
-            rt::ScanChild::Node(10),
-            false,
-            rt::ScanEmbedded::No,
-            false,
-            None,
-            &[],
-        ),
-        rt::ScanNode::new(
-            &[],
-            rt::ScanChild::Absent,
-            rt::ScanChild::Absent,
-            true,
-            rt::ScanEmbedded::Yes,
-            false,
-            None,
-            &[],
-        ),
-        rt::ScanNode::new(
-            &SCAN_PROPS_2,
-            rt::ScanChild::Absent,
-            rt::ScanChild::Absent,
-            false,
-            rt::ScanEmbedded::No,
-            false,
-            None,
-            &[2, 3, 5],
-        ),
-        rt::ScanNode::new(
-            &SCAN_PROPS_3,
-            rt::ScanChild::Absent,
-            rt::ScanChild::Absent,
-            true,
-            rt::ScanEmbedded::No,
-            false,
-            None,
-            &[],
-        ),
-        rt::ScanNode::new(
-            &SCAN_PROPS_4,
-            rt::ScanChild::Absent,
-            rt::ScanChild::Absent,
-            false,
-            rt::ScanEmbedded::No,
-            false,
-            None,
-            &[],
-        ),
-        rt::ScanNode::new(
-            &[],
-            rt::ScanChild::Absent,
-            rt::ScanChild::Absent,
-            true,
-            rt::ScanEmbedded::No,
-            false,
-            None,
-            &[],
-        ),
+        /* 0 */ rt::ScanNode::new(&[], rt::ScanChild::Absent, rt::ScanChild::Absent, false, rt::ScanEmbedded::No, false, None, &[]),
+        /* 1 */ rt::ScanNode::new(&[], rt::ScanChild::Node(0), rt::ScanChild::Absent, false, rt::ScanEmbedded::No, false, None, &[]),
+        /* 2 */ rt::ScanNode::new(&[], rt::ScanChild::Absent, rt::ScanChild::Absent, false, rt::ScanEmbedded::No, true, None, &[]),
+        /* 3 */ rt::ScanNode::new(&[], rt::ScanChild::Absent, rt::ScanChild::Absent, false, rt::ScanEmbedded::No, false, Some(b"5432"), &[]),
+        /* 4 */ rt::ScanNode::new(&[], rt::ScanChild::Absent, rt::ScanChild::Absent, false, rt::ScanEmbedded::No, false, Some(b"30"), &[]),
+        /* 5 */ rt::ScanNode::new(&[], rt::ScanChild::Absent, rt::ScanChild::Absent, false, rt::ScanEmbedded::No, false, Some(b"7"), &[]),
+        /* 6 */ rt::ScanNode::new(&SCAN_PROPS_0, rt::ScanChild::Absent, rt::ScanChild::Absent, false, rt::ScanEmbedded::No, false, Some(b"{\"keepDaily\":30,\"keepLast\":7}"), &[0, 1]),
+        /* 7 */ rt::ScanNode::new(&[], rt::ScanChild::Absent, rt::ScanChild::Absent, false, rt::ScanEmbedded::No, false, Some(b"false"), &[]),
+        /* 8 */ rt::ScanNode::new(&[], rt::ScanChild::Absent, rt::ScanChild::Absent, false, rt::ScanEmbedded::No, false, Some(b"\"zstd\""), &[]),
+        /* 9 */ rt::ScanNode::new(&[], rt::ScanChild::Absent, rt::ScanChild::Node(0), false, rt::ScanEmbedded::No, false, None, &[]),
+        /* 10 */ rt::ScanNode::new(&SCAN_PROPS_1, rt::ScanChild::Absent, rt::ScanChild::Absent, false, rt::ScanEmbedded::No, false, None, &[0]),
+        /* 11 */ rt::ScanNode::new(&[], rt::ScanChild::Absent, rt::ScanChild::Node(10), false, rt::ScanEmbedded::No, false, None, &[]),
+        /* 12 */ rt::ScanNode::new(&[], rt::ScanChild::Absent, rt::ScanChild::Absent, true, rt::ScanEmbedded::Yes, false, None, &[]),
+        /* 13 */ rt::ScanNode::new(&SCAN_PROPS_2, rt::ScanChild::Absent, rt::ScanChild::Absent, false, rt::ScanEmbedded::No, false, None, &[2, 3, 5]),
+        /* 14 */ rt::ScanNode::new(&SCAN_PROPS_3, rt::ScanChild::Absent, rt::ScanChild::Absent, true, rt::ScanEmbedded::No, false, None, &[]),
+        /* 15 */ rt::ScanNode::new(&SCAN_PROPS_4, rt::ScanChild::Absent, rt::ScanChild::Absent, false, rt::ScanEmbedded::No, false, None, &[]),
+        /* 16 */ rt::ScanNode::new(&[], rt::ScanChild::Absent, rt::ScanChild::Absent, true, rt::ScanEmbedded::No, false, None, &[]),
+    ];
+    /// Each pipeline's plan (a root in `SCAN_NODES`).
+    pub(super) static PLANS: [rt::ScanPlan; 2] = [
+        /* 0 */ rt::ScanPlan::from_static(&SCAN_NODES, 15),
+        /* 1 */ rt::ScanPlan::from_static(&SCAN_NODES, 16),
     ];
 }

@@ -25,35 +25,16 @@ pub mod schemas {
     #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
     pub struct WidgetSpec;
     impl rt::Pipeline for WidgetSpec {
-        fn prune(
+        fn walk(
             &self,
-            value: &mut Value,
-            options: rt::PruneOptions,
+            v: &mut Value,
+            o: rt::PruneOptions,
+            s: rt::Steps,
         ) -> rt::PruneReport {
-            rt::prune(
-                value,
-                options,
-                super::__nodes::prune_4,
-                super::__nodes::prune_resource_4,
-            )
-        }
-        fn prune_nulls_default(
-            &self,
-            value: &mut Value,
-            options: rt::PruneOptions,
-        ) -> rt::PruneReport {
-            rt::prune(
-                value,
-                options,
-                super::__nodes::all_4,
-                super::__nodes::all_resource_4,
-            )
+            rt::walk(v, o, s, super::__nodes::all_4, super::__nodes::all_resource_4)
         }
         fn validate(&self, value: &Value) -> rt::SchemaErrors {
             rt::validate(value, super::__nodes::check_4, None, None)
-        }
-        fn has_validation_rules(&self) -> bool {
-            false
         }
         fn skeleton(&self) -> Option<&rt::Structural> {
             static SCHEMA: ::std::sync::LazyLock<Option<rt::Structural>> = ::std::sync::LazyLock::new(||
@@ -62,239 +43,83 @@ pub mod schemas {
             ));
             SCHEMA.as_ref()
         }
-        fn prune_nulls(&self, value: &mut Value) {
-            super::__nodes::nulls_4(value)
-        }
-        fn default(&self, value: &mut Value) {
-            super::__nodes::default_4(value)
-        }
-        fn coerce_embedded(
-            &self,
-            _: &mut Value,
-            _: rt::CoerceOptions,
-        ) -> Result<Vec<String>, rt::FieldError> {
+        fn coerce_embedded(&self, _: &mut Value, _: rt::CoerceOptions) -> rt::Coerced {
             Ok(Vec::new())
         }
         fn scan_plan(&self) -> Option<&rt::ScanPlan> {
-            static PLAN: rt::ScanPlan = rt::ScanPlan::from_static(
-                &super::__nodes::SCAN_NODES,
-                4,
-            );
-            Some(&PLAN)
+            Some(&super::__scan::PLANS[0])
         }
     }
 }
 /// The walks of every distinct schema node, shared by all pipelines above.
-#[allow(clippy::collapsible_if, unused_imports)]
+#[allow(clippy::collapsible_if, clippy::collapsible_match, unused_imports)]
 mod __nodes {
     use ::kstruct::compiled::v1 as rt;
     use rt::Value;
     static DEFAULT_0: rt::Constant = rt::Constant::new("1");
-    /// Prunes `spec.selector`.
-    pub(super) fn prune_2(x: &mut Value, cx: &mut rt::Pruner) {
-        match x {
-            Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, v| {
-                        cx.leaf_field(k, v);
-                        true
-                    },
-                );
-            }
-            Value::Array(items) => {
-                cx.no_schema_elements(items);
-            }
-            _ => {}
-        }
-    }
-    /// Drops non-nullable nulls without defaults in `spec.selector`.
-    pub(super) fn nulls_2(x: &mut Value) {
-        if let Value::Object(map) = x {
-            rt::retain(map, &mut |_, v| !v.is_null());
-        }
-    }
-    /// Prunes, drops non-nullable nulls without defaults in and defaults `spec.selector`.
+    /// Prunes, drops non-nullable nulls without defaults in and defaults (as `cx` asks) `spec.selector`.
     pub(super) fn all_2(x: &mut Value, cx: &mut rt::Pruner) {
         match x {
             Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, v| {
-                        if v.is_null() {
-                            return false;
-                        }
+                let keep: rt::Keep = |k, v, cx| {
+                    if v.is_null() {
+                        return cx.keep_null();
+                    }
+                    if v.is_object() || v.is_array() {
+                        cx.leaf_field(k, v);
+                    }
+                    true
+                };
+                rt::retain(map, cx, keep);
+            }
+            Value::Array(items) => {
+                cx.no_schema_elements(items);
+            }
+            _ => {}
+        }
+    }
+    /// Prunes, drops non-nullable nulls without defaults in and defaults (as `cx` asks) `spec`.
+    pub(super) fn all_3(x: &mut Value, cx: &mut rt::Pruner) {
+        if let Value::Object(map) = x {
+            let keep: rt::Keep = |k, v, cx| match k {
+                "replicas" => {
+                    if v.is_null() {
+                        cx.fill_null(v, &DEFAULT_0);
+                    } else {
                         if v.is_object() || v.is_array() {
                             cx.leaf_field(k, v);
                         }
-                        true
-                    },
-                );
-            }
-            Value::Array(items) => {
-                cx.no_schema_elements(items);
-            }
-            _ => {}
-        }
-    }
-    /// Prunes (keeping unknown fields) `spec`.
-    pub(super) fn prune_3(x: &mut Value, cx: &mut rt::Pruner) {
-        if let Value::Object(map) = x {
-            for (k, v) in map.iter_mut() {
-                match k.as_str() {
-                    "replicas" => cx.leaf_field(k, v),
-                    "selector" => cx.field(k, v, prune_2),
-                    _ => {}
+                    }
+                    true
                 }
-            }
-        }
-    }
-    /// Drops non-nullable nulls without defaults in `spec`.
-    pub(super) fn nulls_3(x: &mut Value) {
-        if let Value::Object(map) = x {
-            rt::retain(
-                map,
-                &mut |k, v| match k {
-                    "selector" => {
-                        if v.is_null() {
-                            return false;
-                        }
-                        nulls_2(v);
-                        true
+                "selector" => {
+                    if v.is_null() {
+                        return cx.keep_null();
                     }
-                    _ => true,
-                },
-            );
+                    cx.field(k, v, all_2, rt::Steps::PRUNE_NULLS);
+                    true
+                }
+                _ => true,
+            };
+            rt::retain(map, cx, keep);
+            cx.fill(map, "replicas", &DEFAULT_0);
         }
     }
-    /// Defaults `spec`.
-    pub(super) fn default_3(x: &mut Value) {
-        if let Value::Object(map) = x {
-            rt::default_field(map, "replicas", &DEFAULT_0, false);
-        }
-    }
-    /// Prunes, drops non-nullable nulls without defaults in and defaults `spec`.
-    pub(super) fn all_3(x: &mut Value, cx: &mut rt::Pruner) {
-        if let Value::Object(map) = x {
-            rt::retain(
-                map,
-                &mut |k, v| match k {
-                    "replicas" => {
-                        if v.is_null() {
-                            *v = DEFAULT_0.value();
-                        } else {
-                            if v.is_object() || v.is_array() {
-                                cx.leaf_field(k, v);
-                            }
-                        }
-                        true
-                    }
-                    "selector" => {
-                        if v.is_null() {
-                            return false;
-                        }
-                        cx.field(k, v, all_2);
-                        true
-                    }
-                    _ => true,
-                },
-            );
-            rt::fill_absent(map, "replicas", &DEFAULT_0);
-        }
-    }
-    /// Prunes `<root>`.
-    pub(super) fn prune_4(x: &mut Value, cx: &mut rt::Pruner) {
-        match x {
-            Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, v| match k {
-                        "spec" => {
-                            cx.field(k, v, prune_3);
-                            true
-                        }
-                        _ => {
-                            cx.unknown(k);
-                            false
-                        }
-                    },
-                );
-            }
-            Value::Array(items) => {
-                cx.no_schema_elements(items);
-            }
-            _ => {}
-        }
-    }
-    /// Prunes, as a resource root, `<root>`.
-    pub(super) fn prune_resource_4(x: &mut Value, cx: &mut rt::Pruner) {
-        match x {
-            Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, v| match k {
-                        "apiVersion" | "kind" | "metadata" => true,
-                        "spec" => {
-                            cx.field(k, v, prune_3);
-                            true
-                        }
-                        _ => {
-                            cx.unknown(k);
-                            false
-                        }
-                    },
-                );
-            }
-            Value::Array(items) => {
-                cx.no_schema_elements(items);
-            }
-            _ => {}
-        }
-    }
-    /// Drops non-nullable nulls without defaults in `<root>`.
-    pub(super) fn nulls_4(x: &mut Value) {
-        if let Value::Object(map) = x {
-            rt::retain(
-                map,
-                &mut |k, v| match k {
-                    "spec" => {
-                        if v.is_null() {
-                            return false;
-                        }
-                        nulls_3(v);
-                        true
-                    }
-                    _ => true,
-                },
-            );
-        }
-    }
-    /// Defaults `<root>`.
-    pub(super) fn default_4(x: &mut Value) {
-        if let Some(v) = x.get_mut("spec") {
-            default_3(v);
-        }
-    }
-    /// Prunes, drops non-nullable nulls without defaults in and defaults `<root>`.
+    /// Prunes, drops non-nullable nulls without defaults in and defaults (as `cx` asks) `<root>`.
     pub(super) fn all_4(x: &mut Value, cx: &mut rt::Pruner) {
         match x {
             Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, v| match k {
-                        "spec" => {
-                            if v.is_null() {
-                                return false;
-                            }
-                            cx.field(k, v, all_3);
-                            true
+                let keep: rt::Keep = |k, v, cx| match k {
+                    "spec" => {
+                        if v.is_null() {
+                            return cx.keep_null();
                         }
-                        _ => {
-                            cx.unknown(k);
-                            false
-                        }
-                    },
-                );
+                        cx.field(k, v, all_3, rt::Steps::ALL);
+                        true
+                    }
+                    _ => cx.unknown(k),
+                };
+                rt::retain(map, cx, keep);
             }
             Value::Array(items) => {
                 cx.no_schema_elements(items);
@@ -302,27 +127,22 @@ mod __nodes {
             _ => {}
         }
     }
-    /// Prunes as a resource root, drops non-nullable nulls without defaults in and defaults `<root>`.
+    /// Prunes as a resource root, drops non-nullable nulls without defaults in and defaults (as `cx` asks) `<root>`.
     pub(super) fn all_resource_4(x: &mut Value, cx: &mut rt::Pruner) {
         match x {
             Value::Object(map) => {
-                rt::retain(
-                    map,
-                    &mut |k, v| match k {
-                        "spec" => {
-                            if v.is_null() {
-                                return false;
-                            }
-                            cx.field(k, v, all_3);
-                            true
+                let keep: rt::Keep = |k, v, cx| match k {
+                    "spec" => {
+                        if v.is_null() {
+                            return cx.keep_null();
                         }
-                        "apiVersion" | "kind" | "metadata" => true,
-                        _ => {
-                            cx.unknown(k);
-                            false
-                        }
-                    },
-                );
+                        cx.field(k, v, all_3, rt::Steps::ALL);
+                        true
+                    }
+                    "apiVersion" | "kind" | "metadata" => true,
+                    _ => cx.unknown(k),
+                };
+                rt::retain(map, cx, keep);
             }
             Value::Array(items) => {
                 cx.no_schema_elements(items);
@@ -385,12 +205,7 @@ mod __nodes {
         }
         rt::check_type(at, &["object"], "", x, r);
         if let Value::Object(map) = x {
-            if let Some(v) = map.get("replicas") {
-                check_0(&at.child("replicas"), v, r);
-            }
-            if let Some(v) = map.get("selector") {
-                check_2(&at.child("selector"), v, r);
-            }
+            rt::properties(at, map, &[("replicas", check_0), ("selector", check_2)], r);
         }
         rt::count(r, x, 4, 1, 2);
     }
@@ -402,12 +217,16 @@ mod __nodes {
         }
         rt::check_type(at, &["object"], "", x, r);
         if let Value::Object(map) = x {
-            if let Some(v) = map.get("spec") {
-                check_3(&at.child("spec"), v, r);
-            }
+            rt::properties(at, map, &[("spec", check_3)], r);
         }
         rt::count(r, x, 4, 1, 2);
     }
+}
+/// The byte walk's plans of every pipeline above, as static data.
+#[rustfmt::skip]
+mod __scan {
+    use ::kstruct::compiled::v1 as rt;
+
     static SCAN_PROPS_0: [rt::ScanProp; 2] = [
         rt::ScanProp::new(b"replicas", b"\"replicas\":", 0, Some(b"\"replicas\":1")),
         rt::ScanProp::new(b"selector", b"\"selector\":", 2, None),
@@ -417,55 +236,14 @@ mod __nodes {
     ];
     /// The byte walk's plans of every pipeline, identical nodes shared.
     pub(super) static SCAN_NODES: [rt::ScanNode; 5] = [
-        rt::ScanNode::new(
-            &[],
-            rt::ScanChild::Absent,
-            rt::ScanChild::Absent,
-            false,
-            rt::ScanEmbedded::No,
-            false,
-            Some(b"1"),
-            &[],
-        ),
-        rt::ScanNode::new(
-            &[],
-            rt::ScanChild::Absent,
-            rt::ScanChild::Absent,
-            false,
-            rt::ScanEmbedded::No,
-            false,
-            None,
-            &[],
-        ),
-        rt::ScanNode::new(
-            &[],
-            rt::ScanChild::Node(1),
-            rt::ScanChild::Absent,
-            false,
-            rt::ScanEmbedded::No,
-            false,
-            None,
-            &[],
-        ),
-        rt::ScanNode::new(
-            &SCAN_PROPS_0,
-            rt::ScanChild::Absent,
-            rt::ScanChild::Absent,
-            true,
-            rt::ScanEmbedded::No,
-            false,
-            None,
-            &[0],
-        ),
-        rt::ScanNode::new(
-            &SCAN_PROPS_1,
-            rt::ScanChild::Absent,
-            rt::ScanChild::Absent,
-            false,
-            rt::ScanEmbedded::No,
-            false,
-            None,
-            &[],
-        ),
+        /* 0 */ rt::ScanNode::new(&[], rt::ScanChild::Absent, rt::ScanChild::Absent, false, rt::ScanEmbedded::No, false, Some(b"1"), &[]),
+        /* 1 */ rt::ScanNode::new(&[], rt::ScanChild::Absent, rt::ScanChild::Absent, false, rt::ScanEmbedded::No, false, None, &[]),
+        /* 2 */ rt::ScanNode::new(&[], rt::ScanChild::Node(1), rt::ScanChild::Absent, false, rt::ScanEmbedded::No, false, None, &[]),
+        /* 3 */ rt::ScanNode::new(&SCAN_PROPS_0, rt::ScanChild::Absent, rt::ScanChild::Absent, true, rt::ScanEmbedded::No, false, None, &[0]),
+        /* 4 */ rt::ScanNode::new(&SCAN_PROPS_1, rt::ScanChild::Absent, rt::ScanChild::Absent, false, rt::ScanEmbedded::No, false, None, &[]),
+    ];
+    /// Each pipeline's plan (a root in `SCAN_NODES`).
+    pub(super) static PLANS: [rt::ScanPlan; 1] = [
+        /* 0 */ rt::ScanPlan::from_static(&SCAN_NODES, 4),
     ];
 }

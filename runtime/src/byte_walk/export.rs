@@ -17,8 +17,8 @@ pub struct PlanWriter {
     prefix: String,
     nodes: Vec<String>,
     index: HashMap<String, u32>,
-    props: Vec<String>,
-    props_index: HashMap<String, usize>,
+    props: Vec<Vec<String>>,
+    props_index: HashMap<Vec<String>, usize>,
 }
 
 impl PlanWriter {
@@ -49,22 +49,30 @@ impl PlanWriter {
         self.nodes.is_empty()
     }
 
-    /// The items: `static SCAN_PROPS_<i>: [rt::ScanProp; n] = [...];` for each distinct
-    /// property list, and `pub(super) static SCAN_NODES: [rt::ScanNode; n] = [...];`.
+    /// The items, as a table one entry per line (indented for a module's body):
+    /// `static SCAN_PROPS_<i>: [rt::ScanProp; n] = [...];` for each distinct property list,
+    /// and `pub(super) static SCAN_NODES: [rt::ScanNode; n] = [...];`, each node marked with
+    /// its index (what properties and children refer to it by).
     pub fn finish(self) -> String {
         let rt = &self.prefix;
         let mut out = String::new();
         for (i, p) in self.props.iter().enumerate() {
-            let n = p.matches("ScanProp::new(").count();
-            let _ = writeln!(out, "static SCAN_PROPS_{i}: [{rt}::ScanProp; {n}] = [{p}];");
+            let _ = writeln!(out, "    static SCAN_PROPS_{i}: [{rt}::ScanProp; {}] = [", p.len());
+            for prop in p {
+                let _ = writeln!(out, "        {prop},");
+            }
+            out.push_str("    ];\n");
         }
         let _ = writeln!(
             out,
-            "/// The byte walk's plans of every pipeline, identical nodes shared.\n\
-             pub(super) static SCAN_NODES: [{rt}::ScanNode; {}] = [{}];",
-            self.nodes.len(),
-            self.nodes.join(",\n")
+            "    /// The byte walk's plans of every pipeline, identical nodes shared.\n    \
+             pub(super) static SCAN_NODES: [{rt}::ScanNode; {}] = [",
+            self.nodes.len()
         );
+        for (i, node) in self.nodes.iter().enumerate() {
+            let _ = writeln!(out, "        /* {i} */ {node},");
+        }
+        out.push_str("    ];\n");
         out
     }
 
@@ -83,11 +91,10 @@ impl PlanWriter {
         let props = if props.is_empty() {
             "&[]".to_string()
         } else {
-            let list = props.join(", ");
             let next = self.props.len();
-            let i = *self.props_index.entry(list.clone()).or_insert(next);
+            let i = *self.props_index.entry(props.clone()).or_insert(next);
             if i == next {
-                self.props.push(list);
+                self.props.push(props);
             }
             format!("&SCAN_PROPS_{i}")
         };

@@ -23,7 +23,7 @@ pub use crate::gvk::GroupVersionKind;
 pub use crate::objectmeta::CoerceOptions;
 pub use crate::objectmeta::coerce::{At, Coercer, resource as coerce_resource};
 pub use crate::pipeline::{Pipeline, PruneOptions, PruneReport};
-pub use crate::structural::prune::{Mark, Pruner};
+pub use crate::structural::prune::{Mark, Pruner, Steps};
 pub use crate::validation::{NumberKind, Numeric, Pattern, Res, ScalePaths, SchemaErrors};
 pub use crate::value_validation::checks::{
     check_type, enum_, forbidden_property, format, item_counts, null_type, number, property_counts, required,
@@ -76,15 +76,17 @@ pub fn grow<R>(f: impl FnOnce() -> R) -> R {
     kstruct_schema::grow(f)
 }
 
-/// [`Pipeline::prune`] for a generated schema: `walk` is the root node's walk, `resource` the
-/// same walk treating the root as a resource (its `apiVersion`, `kind` and `metadata` kept).
-pub fn prune(
+/// [`Pipeline::walk`] for a generated schema: its one walk over values, `walk` (or `resource`,
+/// the same walk treating the root as a resource: its `apiVersion`, `kind` and `metadata`
+/// kept), taking `steps`.
+pub fn walk(
     value: &mut Value,
     options: PruneOptions,
+    steps: Steps,
     walk: fn(&mut Value, &mut Pruner),
     resource: fn(&mut Value, &mut Pruner),
 ) -> PruneReport {
-    let mut cx = Pruner::new(options.track_unknown_fields);
+    let mut cx = Pruner::with_steps(options.track_unknown_fields, steps);
     if options.resource_root {
         resource(value, &mut cx);
     } else {
@@ -111,14 +113,44 @@ pub fn coerce(
     Ok(cx.finish())
 }
 
-/// `map.retain(keep)`, with one instance for all generated code (a generic `retain` per
-/// generated closure would multiply build times).
-pub fn retain(map: &mut Map<String, Value>, keep: &mut dyn FnMut(&str, &mut Value) -> bool) {
-    map.retain(|k, v| keep(k, v));
+/// A generated decision whether an object's field `k` (value `v`) stays, walking it on the
+/// way (see [`retain`]).
+pub type Keep = fn(&str, &mut Value, &mut Pruner) -> bool;
+
+/// What [`Pipeline::coerce_embedded`] returns.
+pub type Coerced = Result<Vec<String>, FieldError>;
+
+/// `map.retain` by `keep`, a generated function deciding for each field (with the walk's
+/// state), with one instance for all generated code: a generic `retain` per generated closure
+/// would multiply build times, and a closure called through `dyn FnMut` costs each node a
+/// vtable and its shims.
+pub fn retain(map: &mut Map<String, Value>, cx: &mut Pruner, keep: Keep) {
+    map.retain(|k, v| keep(k, v, cx));
 }
 
 /// A generated value validation of one schema node (kube-openapi's checks at `at`).
 pub type Check = fn(&At<'_>, &Value, &mut Res);
+
+/// The value validations of an object's declared properties: each property present in `map`
+/// checked by its node's check at its position, in the order given (the schema's). One loop
+/// for all generated nodes, rather than a lookup written out per property.
+pub fn properties(at: &At<'_>, map: &Map<String, Value>, properties: &[(&str, Check)], r: &mut Res) {
+    for &(k, check) in properties {
+        if let Some(v) = map.get(k) {
+            check(&at.child(k), v, r);
+        }
+    }
+}
+
+/// kube-openapi's `required` check of an object: each of `keys` absent from `map` reported,
+/// in the order given (the schema's).
+pub fn required_properties(at: &At<'_>, map: &Map<String, Value>, keys: &[&str], r: &mut Res) {
+    for k in keys {
+        if !map.contains_key(*k) {
+            required(at, k, r);
+        }
+    }
+}
 
 /// A generated walk collecting field errors (embedded resources, list types).
 pub type Walk = fn(&At<'_>, &Value, &mut Vec<FieldError>);
@@ -260,27 +292,26 @@ impl Constant {
     }
 }
 
-/// Defaulting of one property: absent, or `null` while the property is not nullable, it
-/// becomes a copy of `default`.
-#[inline]
-pub fn default_field(map: &mut Map<String, Value>, key: &str, default: &Constant, nullable: bool) {
-    match map.get_mut(key) {
-        None => {
-            map.insert(key.to_string(), default.value());
+/// Defaulting in generated walks (with the constants they hold).
+impl Pruner {
+    /// Sets `key` to a copy of `default` when it is absent and this walk defaults. The
+    /// constant is the default already defaulted by its own schema (the compiler does that
+    /// walk once).
+    #[inline]
+    pub fn fill(&self, map: &mut Map<String, Value>, key: &str, default: &Constant) {
+        if self.defaults() && !map.contains_key(key) {
+            map.insert(key.to_owned(), default.value());
         }
-        Some(v) if v.is_null() && !nullable => *v = default.value(),
-        Some(_) => {}
     }
-}
 
-/// Sets `key` to a copy of `default` when it is absent; the value set, for defaulting to go on
-/// inside.
-#[inline]
-pub fn fill_absent<'m>(map: &'m mut Map<String, Value>, key: &str, default: &Constant) -> Option<&'m mut Value> {
-    if map.contains_key(key) {
-        return None;
+    /// Replaces a `null` `v` (of a non-nullable schema with a default) with a copy of
+    /// `default` when this walk defaults.
+    #[inline]
+    pub fn fill_null(&self, v: &mut Value, default: &Constant) {
+        if self.defaults() {
+            *v = default.value();
+        }
     }
-    Some(map.entry(key).or_insert_with(|| default.value()))
 }
 
 /// The pipeline of a version without a schema (`schema` absent from the CRD version, or a
@@ -290,15 +321,14 @@ pub fn fill_absent<'m>(map: &'m mut Map<String, Value>, key: &str, default: &Con
 pub struct NoSchema;
 
 impl Pipeline for NoSchema {
-    fn prune(&self, value: &mut Value, options: PruneOptions) -> PruneReport {
+    fn walk(&self, value: &mut Value, options: PruneOptions, steps: Steps) -> PruneReport {
+        if !steps.prune {
+            return PruneReport::default();
+        }
         PruneReport {
             unknown_fields: crate::structural::prune(value, None, options.resource_root, options.track_unknown_fields),
         }
     }
-
-    fn prune_nulls(&self, _: &mut Value) {}
-
-    fn default(&self, _: &mut Value) {}
 
     fn coerce_embedded(&self, _: &mut Value, _: CoerceOptions) -> Result<Vec<String>, FieldError> {
         Ok(Vec::new())

@@ -8,7 +8,7 @@ use super::{Resolve, Selected};
 use crate::Error;
 use crate::messages::accessor_error;
 use crate::objectmeta::{self, CoerceOptions, GetOptions};
-use crate::pipeline::{Pipeline, PruneOptions};
+use crate::pipeline::{Pipeline, PruneOptions, Steps};
 
 /// How the coercer runs: on the write path it tracks unknown fields (when fieldValidation
 /// asks for them); on the storage path it drops malformed metadata and repairs generations.
@@ -77,8 +77,7 @@ pub(super) fn apply<'a, R: Resolve + ?Sized>(
             };
             match p {
                 Some(p) => {
-                    unknown.extend(p.prune(obj, opts).unknown_fields);
-                    p.prune_nulls(obj);
+                    unknown.extend(p.walk(obj, opts, Steps::PRUNE_NULLS).unknown_fields);
                 }
                 // A version the CRD does not have: an empty schema.
                 None => unknown.extend(crate::structural::prune(obj, None, true, mode.track)),

@@ -12,7 +12,7 @@ use kstruct_schema::field::{FieldError, Path};
 
 use crate::gvk::GroupVersionKind;
 use crate::objectmeta::{self, CoerceOptions};
-use crate::pipeline::{Pipeline, PruneOptions, PruneReport};
+use crate::pipeline::{Pipeline, PruneOptions, PruneReport, Steps};
 use crate::value_validation::SchemaErrors;
 
 /// A [`Pipeline`] that interprets a schema: the fallback for CRDs only known at run time and
@@ -110,22 +110,19 @@ impl Interpreter {
 }
 
 impl Pipeline for Interpreter {
-    fn prune(&self, value: &mut Value, options: PruneOptions) -> PruneReport {
-        let unknown_fields = prune(
-            value,
-            self.schema.as_ref(),
-            options.resource_root,
-            options.track_unknown_fields,
-        );
-        PruneReport { unknown_fields }
-    }
-
-    fn prune_nulls(&self, value: &mut Value) {
-        prune_nulls(value, self.schema.as_ref());
-    }
-
-    fn default(&self, value: &mut Value) {
-        default(value, self.schema.as_ref());
+    fn walk(&self, value: &mut Value, options: PruneOptions, steps: Steps) -> PruneReport {
+        let schema = self.schema.as_ref();
+        let mut report = PruneReport::default();
+        if steps.prune {
+            report.unknown_fields = prune(value, schema, options.resource_root, options.track_unknown_fields);
+        }
+        if steps.nulls {
+            prune_nulls(value, schema);
+        }
+        if steps.defaults {
+            default(value, schema);
+        }
+        report
     }
 
     fn coerce_embedded(&self, value: &mut Value, options: CoerceOptions) -> Result<Vec<String>, FieldError> {

@@ -38,12 +38,48 @@ pub fn prune(obj: &mut Value, s: Option<&Structural>, is_resource_root: bool, tr
 /// The path is kept as one string plus a count of the reference's path tokens, because the
 /// reference decides "at the top" by token count, not by text (a key `""` is a token that
 /// prints as nothing). Nothing is built unless tracking was asked for.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Pruner {
     track: bool,
     path: String,
     depth: usize,
     unknown: Vec<String>,
+    steps: Steps,
+}
+
+/// Which of the three walks over an object's fields a [`Pruner`] takes part in: pruning,
+/// dropping non-nullable nulls without defaults, defaulting. Generated code has one walk that
+/// does any of them ([`Pipeline::prune`](crate::Pipeline::prune) alone, or all three as
+/// [`Pipeline::prune_nulls_default`](crate::Pipeline::prune_nulls_default)); the interpreter's
+/// pruning walk only prunes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Steps {
+    /// Remove the fields the schema does not specify.
+    pub prune: bool,
+    /// Remove `null` fields whose schema is neither nullable nor defaulted.
+    pub nulls: bool,
+    /// Fill absent (and non-nullable `null`) fields with their defaults.
+    pub defaults: bool,
+}
+
+impl Steps {
+    /// The steps whose flags are set.
+    pub const fn new(prune: bool, nulls: bool, defaults: bool) -> Steps {
+        Steps { prune, nulls, defaults }
+    }
+
+    /// Pruning alone.
+    pub const PRUNE: Steps = Steps::new(true, false, false);
+    /// Dropping nulls alone.
+    pub const NULLS: Steps = Steps::new(false, true, false);
+    /// Defaulting alone.
+    pub const DEFAULTS: Steps = Steps::new(false, false, true);
+    /// Pruning, then dropping nulls (what decoding does before it coerces embedded resources).
+    pub const PRUNE_NULLS: Steps = Steps::new(true, true, false);
+    /// Pruning and defaulting.
+    pub const PRUNE_DEFAULTS: Steps = Steps::new(true, false, true);
+    /// All three, in their order.
+    pub const ALL: Steps = Steps::new(true, true, true);
 }
 
 /// Where a [`Pruner`] was before it stepped into a field or element; [`Pruner::back`]
@@ -54,9 +90,18 @@ pub struct Mark(usize, usize);
 impl Pruner {
     /// A walk that records removed fields' paths when `track` is set.
     pub fn new(track: bool) -> Pruner {
+        Pruner::with_steps(track, Steps::PRUNE)
+    }
+
+    /// A walk taking the `steps` (generated code's walk; see [`Steps`]) that records removed
+    /// fields' paths when `track` is set.
+    pub fn with_steps(track: bool, steps: Steps) -> Pruner {
         Pruner {
-            track,
-            ..Pruner::default()
+            track: track && steps.prune,
+            path: String::new(),
+            depth: 0,
+            unknown: Vec::new(),
+            steps,
         }
     }
 
@@ -102,14 +147,42 @@ impl Pruner {
         }
     }
 
-    /// Records that field `k` of the current object is removed. `apiVersion`, `kind` and
-    /// `metadata` of the top-level object are removed without a report, as the reference
-    /// does.
+    /// Field `k` of the current object is unknown: whether it stays (only when this walk does
+    /// not prune). A removed field is recorded; `apiVersion`, `kind` and `metadata` of the
+    /// top-level object are removed without a report, as the reference does.
     #[inline]
-    pub fn unknown(&mut self, k: &str) {
+    pub fn unknown(&mut self, k: &str) -> bool {
+        if !self.steps.prune {
+            return true;
+        }
         if self.track && (self.depth > 0 || !is_meta_field(k)) {
             self.removed(k);
         }
+        false
+    }
+
+    /// Whether a `null` field whose schema is neither nullable nor defaulted stays (only when
+    /// this walk does not drop nulls).
+    #[inline]
+    pub fn keep_null(&self) -> bool {
+        !self.steps.nulls
+    }
+
+    /// Whether this walk defaults (generated code fills defaults by it; see
+    /// `compiled::v1`).
+    #[inline]
+    pub(crate) fn defaults(&self) -> bool {
+        self.steps.defaults
+    }
+
+    /// Walks field `k`'s value `v` with `walk` without pruning it (`apiVersion`, `kind` and
+    /// `metadata` of an embedded resource: dropping nulls and defaulting go on inside).
+    #[inline]
+    pub fn unpruned(&mut self, k: &str, v: &mut Value, walk: fn(&mut Value, &mut Pruner), below: Steps) {
+        let steps = self.steps;
+        self.steps.prune = false;
+        self.field(k, v, walk, below);
+        self.steps = steps;
     }
 
     /// Records that field `k` of the current object is removed (no exception for the
@@ -123,18 +196,28 @@ impl Pruner {
         }
     }
 
-    /// Prunes field `k`'s value `v` with `walk`.
+    /// Walks field `k`'s value `v` with `walk`, unless none of this walk's steps has work
+    /// there: `below` says which do (generated code knows where nulls and defaults are).
     #[inline]
-    pub fn field(&mut self, k: &str, v: &mut Value, walk: fn(&mut Value, &mut Pruner)) {
-        let m = self.key(k);
-        walk(v, self);
-        self.back(m);
+    pub fn field(&mut self, k: &str, v: &mut Value, walk: fn(&mut Value, &mut Pruner), below: Steps) {
+        if self.takes(below) {
+            let m = self.key(k);
+            walk(v, self);
+            self.back(m);
+        }
+    }
+
+    /// Whether this walk takes any of the steps `below` has work for.
+    #[inline]
+    pub fn takes(&self, below: Steps) -> bool {
+        let s = self.steps;
+        (s.prune && below.prune) || (s.nulls && below.nulls) || (s.defaults && below.defaults)
     }
 
     /// Prunes field `k`'s value `v`, whose schema is a leaf (see [`leaf`](Self::leaf)).
     #[inline]
     pub fn leaf_field(&mut self, k: &str, v: &mut Value) {
-        if matches!(v, Value::Object(_) | Value::Array(_)) {
+        if self.steps.prune && matches!(v, Value::Object(_) | Value::Array(_)) {
             let m = self.key(k);
             self.leaf(v);
             self.back(m);
@@ -144,7 +227,7 @@ impl Pruner {
     /// Prunes field `k`'s value `v`, which has no schema (see [`no_schema`](Self::no_schema)).
     #[inline]
     pub fn no_schema_field(&mut self, k: &str, v: &mut Value) {
-        if matches!(v, Value::Object(_) | Value::Array(_)) {
+        if self.steps.prune && matches!(v, Value::Object(_) | Value::Array(_)) {
             let m = self.key(k);
             self.no_schema(v);
             self.back(m);
@@ -164,6 +247,9 @@ impl Pruner {
 
     /// Prunes every element of an array whose items schema is a leaf.
     pub fn leaf_elements(&mut self, items: &mut [Value]) {
+        if !self.steps.prune {
+            return;
+        }
         for (i, v) in items.iter_mut().enumerate() {
             if matches!(v, Value::Object(_) | Value::Array(_)) {
                 let m = self.index(i);
@@ -175,6 +261,9 @@ impl Pruner {
 
     /// Prunes every element of an array without an items schema.
     pub fn no_schema_elements(&mut self, items: &mut [Value]) {
+        if !self.steps.prune {
+            return;
+        }
         for (i, v) in items.iter_mut().enumerate() {
             if matches!(v, Value::Object(_) | Value::Array(_)) {
                 let m = self.index(i);
@@ -187,7 +276,9 @@ impl Pruner {
     /// Prunes a value that has no schema (an unknown schema, or `additionalProperties:
     /// true|false`): objects lose every field, arrays are walked.
     pub fn no_schema(&mut self, x: &mut Value) {
-        self.prune(x, None, false);
+        if self.steps.prune {
+            self.prune(x, None, false);
+        }
     }
 
     /// Prunes a value whose schema has no `properties`, `items`, `additionalProperties` or
@@ -196,7 +287,7 @@ impl Pruner {
     /// no schema.
     #[inline]
     pub fn leaf(&mut self, x: &mut Value) {
-        if !matches!(x, Value::Object(_) | Value::Array(_)) {
+        if !self.steps.prune || !matches!(x, Value::Object(_) | Value::Array(_)) {
             return;
         }
         self.prune(x, Some(Structural::empty()), false);
