@@ -88,15 +88,17 @@ impl<'g> Emitter<'g> {
     }
 
     /// The steps with work below `id` (pruning always has: unknown fields may be anywhere),
-    /// as the `rt::Steps` constant the generated walk passes along.
-    fn below(&self, id: NodeId) -> TokenStream {
+    /// as the `rt::Steps` constant the generated walk passes along, and whether that is every
+    /// step (a walk then never skips `id`).
+    fn below(&self, id: NodeId) -> (TokenStream, bool) {
         let n = self.node(id);
-        match (n.needs_nulls, n.needs_default) {
+        let steps = match (n.needs_nulls, n.needs_default) {
             (true, true) => quote!(rt::Steps::ALL),
             (true, false) => quote!(rt::Steps::PRUNE_NULLS),
             (false, true) => quote!(rt::Steps::PRUNE_DEFAULTS),
             (false, false) => quote!(rt::Steps::PRUNE),
-        }
+        };
+        (steps, n.needs_nulls && n.needs_default)
     }
 
     fn node(&self, id: NodeId) -> &'g Node {
@@ -244,7 +246,7 @@ impl Arms {
 /// Walks every element of `items` with the generated function `f`, each at its index, when
 /// the walk takes any of the steps `below` has work for: a loop of direct calls (a shared
 /// helper taking `f` as a function pointer is not inlined where walks recurse).
-pub(crate) fn each_element(f: &Ident, below: &TokenStream) -> TokenStream {
+pub(crate) fn each_element(f: &Ident, (below, every_step): (TokenStream, bool)) -> TokenStream {
     let each = quote! {
         for (i, v) in items.iter_mut().enumerate() {
             let m = cx.index(i);
@@ -252,7 +254,7 @@ pub(crate) fn each_element(f: &Ident, below: &TokenStream) -> TokenStream {
             cx.back(m);
         }
     };
-    if below.to_string() == quote!(rt::Steps::ALL).to_string() {
+    if every_step {
         each
     } else {
         quote! {

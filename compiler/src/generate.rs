@@ -593,6 +593,7 @@ fn pipeline_type(
                 Some(f) => quote!(#nodes::#f),
                 None => quote!(|v, cx| cx.leaf(v)),
             };
+            // A resource root always has a walk of its own (its metadata is kept).
             let all_resource = match emitter.request(Walk::AllResource, *id) {
                 Some(f) => quote!(#nodes::#f),
                 None => all.clone(),

@@ -37,7 +37,7 @@ impl Emitter<'_> {
                 // Not pruned; dropping nulls and defaulting go on inside.
                 match self.request(Walk::All, *child) {
                     Some(f) => {
-                        let below = self.below(*child);
+                        let (below, _) = self.below(*child);
                         quote! { cx.unpruned(k, v, #f, #below); }
                     }
                     None => quote! {},
@@ -115,7 +115,7 @@ impl Emitter<'_> {
     fn fused_field(&mut self, child: NodeId) -> TokenStream {
         match self.request(Walk::All, child) {
             Some(f) => {
-                let below = self.below(child);
+                let (below, _) = self.below(child);
                 quote! { cx.field(k, v, #f, #below); }
             }
             // Most leaves hold scalars: no call for them.
@@ -184,7 +184,7 @@ impl Emitter<'_> {
             Some(c) => {
                 let walk = if skip { Walk::AllSkip } else { Walk::All };
                 match self.request(walk, c) {
-                    Some(f) => Some(each_element(&f, &self.below(c))),
+                    Some(f) => Some(each_element(&f, self.below(c))),
                     None if skip => None,
                     None => Some(quote! { cx.leaf_elements(items); }),
                 }
